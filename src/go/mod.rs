@@ -1,0 +1,37 @@
+//! `stonelab go ...` subcommands. Each subcommand lives in its own file with its `Args` and `run`.
+
+use clap::Subcommand;
+
+pub mod bench;
+pub mod count;
+pub mod enumerate;
+pub mod eyes;
+pub mod perft;
+pub mod replay;
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count move sequences of a given length (no passes) from the empty board
+    Perft(perft::Args),
+    /// Play a move list or an SGF file and print the final position, captures, ko and score
+    Replay(replay::Args),
+    /// Count legal positions of a board (enumeration, or Tromp's dynamic program)
+    Count(count::Args),
+    /// Write the state table (reduced legal positions and ko points) for the retrograde solver
+    Enumerate(enumerate::Args),
+    /// Mark rule-2/4 eye points of a board diagram
+    Eyes(eyes::Args),
+    /// Run the Go benchmarks and print figures
+    Bench(bench::Args),
+}
+
+pub fn run(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Perft(args) => perft::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Count(args) => count::run(args),
+        Command::Enumerate(args) => enumerate::run(args),
+        Command::Eyes(args) => eyes::run(args),
+        Command::Bench(args) => bench::run(args),
+    }
+}
