@@ -5,6 +5,7 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod color;
 pub mod dp;
 pub mod enumerate;
 pub mod eyes;
@@ -15,3 +16,6 @@ pub mod setup;
 pub mod statefile;
 pub mod vertex;
 pub mod zobrist;
+
+pub use bitboard::{Bitboard, Geometry, Point, SizeError, MAX_SIZE};
+pub use color::Color;
