@@ -77,7 +77,9 @@ fn cli_perft_text_and_json() {
     assert_eq!(text.lines().last(), Some("13800"));
 
     let out = Command::new(bin)
-        .args(["go", "perft", "--size", "9x9", "--depth", "2", "--format", "json"])
+        .args([
+            "go", "perft", "--size", "9x9", "--depth", "2", "--format", "json",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -88,7 +90,16 @@ fn cli_perft_text_and_json() {
     assert!(v["seconds"].as_f64().unwrap() >= 0.0);
 
     let out = Command::new(bin)
-        .args(["go", "perft", "--size", "2x2", "--depth", "9", "--suicide", "--no-ko"])
+        .args([
+            "go",
+            "perft",
+            "--size",
+            "2x2",
+            "--depth",
+            "9",
+            "--suicide",
+            "--no-ko",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
