@@ -757,3 +757,80 @@ impl fmt::Display for Board {
         fmt::Display::fmt(&self.to_setup(), f)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Plays the moves picked by `choices` (an index into the legal moves, or a pass when the index
+    /// is a multiple of 17), returning the setups and hashes before each move.
+    fn play_choices(b: &mut Board, choices: &[usize]) -> Vec<(Setup, u64, u32)> {
+        let mut seen = Vec::new();
+        for &c in choices {
+            seen.push((b.to_setup(), b.hash(), b.passes()));
+            let legal: Vec<Point> = b.legal_moves().iter().collect();
+            if legal.is_empty() || c % 17 == 0 {
+                b.pass();
+            } else {
+                b.play(Move::Play(legal[c % legal.len()]));
+            }
+        }
+        seen
+    }
+
+    fn rules_from(i: u8) -> Rules {
+        Rules {
+            suicide: i & 1 != 0,
+            simple_ko: i & 2 == 0,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Undoing every move returns to each earlier position exactly, hash included.
+        #[test]
+        fn play_undo_round_trip(
+            rows in 1usize..=7,
+            cols in 1usize..=7,
+            rules in 0u8..4,
+            choices in proptest::collection::vec(0usize..1000, 0..120),
+        ) {
+            let mut b = Board::new(Geometry::new(rows, cols).unwrap(), rules_from(rules));
+            let seen = play_choices(&mut b, &choices);
+            prop_assert!(b.check_consistency().is_ok(), "{:?}", b.check_consistency());
+            for want in seen.into_iter().rev() {
+                b.undo().unwrap();
+                prop_assert_eq!((b.to_setup(), b.hash(), b.passes()), want);
+            }
+            prop_assert!(b.undo().is_err());
+        }
+
+        /// A board rebuilt from its setup agrees with the played one (blocks, hash, legal moves),
+        /// and a clone keeps playing identically.
+        #[test]
+        fn setup_round_trip(
+            n in 2usize..=9,
+            rules in 0u8..4,
+            choices in proptest::collection::vec(0usize..1000, 0..150),
+        ) {
+            let mut b = Board::new(Geometry::new(n, n).unwrap(), rules_from(rules));
+            play_choices(&mut b, &choices);
+            let c = Board::from_setup(b.to_setup(), b.rules()).unwrap();
+            prop_assert!(c.check_consistency().is_ok());
+            prop_assert_eq!(c.hash(), b.hash());
+            prop_assert_eq!(c.legal_moves(), b.legal_moves());
+            let mut d = Board::new(*b.geometry(), b.rules());
+            d.clone_from(&b);
+            for p in b.legal_moves().iter() {
+                let mut x = b.clone();
+                x.play(Move::Play(p));
+                d.play(Move::Play(p));
+                prop_assert_eq!(x.hash(), d.hash());
+                prop_assert!(d.check_consistency().is_ok());
+                d.undo().unwrap();
+            }
+        }
+    }
+}
