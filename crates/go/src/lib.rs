@@ -18,4 +18,8 @@ pub mod vertex;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Geometry, Point, SizeError, MAX_SIZE};
+pub use board::{Board, IllegalMove, Move, NothingToUndo, Rules};
 pub use color::Color;
+pub use perft::{perft, perft_parallel};
+pub use score::format_score;
+pub use setup::{DiagramError, Setup, SetupError, SetupProblem};
