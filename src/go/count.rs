@@ -1,4 +1,17 @@
 //! `stonelab go count`: counts legal positions (and reduced positions and ko points) of a board.
+//!
+//! JSON output: `{"board","legal","reduced","ko_points","max_ko_points","seconds"}` for
+//! enumeration; `{"board","legal","method","seconds"}` for `--method dp` and for
+//! `--legal-only`. `legal` is a JSON number when it fits a `u64` and a string of decimal
+//! digits otherwise (9x9 and up), so no reader loses digits to floating point.
+
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use stonelab_go::dp;
+use stonelab_go::enumerate::{Enumerator, Shape};
 
 use crate::common::Format;
 
@@ -24,8 +37,203 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Enumeration only: count legal positions alone (every row but the last is visited, the
+    /// last is counted in bulk), skipping the reduced and ko counts
+    #[arg(long)]
+    pub legal_only: bool,
+    /// Run even when the estimated time is over the limit (one hour)
+    #[arg(long)]
+    pub force: bool,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("go count is not implemented yet")
+/// Longest estimated enumeration accepted without `--force`.
+const TIME_LIMIT_S: f64 = 3600.0;
+/// Largest estimated dynamic-program memory accepted.
+const DP_MEMORY_LIMIT: f64 = 16.0 * (1u64 << 30) as f64;
+
+/// Measured enumeration speeds on one core (see BENCHMARKS.md, "Go enumeration"): legal
+/// positions per second when everything is counted, and when only the legal count is wanted.
+const FULL_RATE: f64 = 2.0e8;
+const LEGAL_ONLY_RATE: f64 = 2.0e10;
+
+#[derive(serde::Serialize)]
+struct Full {
+    board: String,
+    legal: u64,
+    reduced: u64,
+    ko_points: u64,
+    max_ko_points: u32,
+    seconds: f64,
+}
+
+#[derive(serde::Serialize)]
+struct LegalOnly {
+    board: String,
+    legal: serde_json::Value,
+    method: &'static str,
+    seconds: f64,
+}
+
+/// The shape the enumeration runs on: the counts do not change when the board is turned, and
+/// wide rows (up to 6) make the last-row bulk step count for more.
+fn enumeration_shape(shape: Shape) -> Shape {
+    let (lo, hi) = (shape.rows.min(shape.cols), shape.rows.max(shape.cols));
+    let cols = if hi <= 6 { hi } else { lo };
+    Shape::new(shape.rows * shape.cols / cols, cols).expect("sides are positive")
+}
+
+fn threads_used(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(rayon::current_num_threads).max(1)
+}
+
+fn progress_bar(estimate_s: f64) -> Option<ProgressBar> {
+    if estimate_s < 2.0 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} tasks, eta {eta}")
+            .expect("valid template"),
+    );
+    Some(bar)
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let shape: Shape = args.board.parse()?;
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    let start = Instant::now();
+    match args.method {
+        Method::Dp => {
+            let bytes = dp::estimated_bytes(shape);
+            if bytes > DP_MEMORY_LIMIT {
+                anyhow::bail!(
+                    "board {shape} is out of reach of the dynamic program: estimated {:.0} GiB of \
+                     memory (limit {:.0} GiB)",
+                    bytes / (1u64 << 30) as f64,
+                    DP_MEMORY_LIMIT / (1u64 << 30) as f64
+                );
+            }
+            let legal = dp::count_legal(shape)?;
+            print_legal(&args, shape, &legal, "dp", start)
+        }
+        Method::Enumerate => {
+            let eshape = enumeration_shape(shape);
+            if !shape.has_serials() {
+                anyhow::bail!(
+                    "board {shape} is out of reach of enumeration: 3^{} serials do not fit 64 bits",
+                    shape.points()
+                );
+            }
+            // The exact number of legal positions (from the dynamic program, milliseconds for
+            // these sizes) gives the running time before any work starts.
+            let legal = dp::count_legal(eshape)?;
+            let legal = u64::try_from(&legal).context("legal count exceeds 64 bits")?;
+            let rate = if args.legal_only {
+                LEGAL_ONLY_RATE
+            } else {
+                FULL_RATE
+            } * threads_used(args.threads) as f64;
+            let estimate = legal as f64 / rate;
+            if estimate > TIME_LIMIT_S && !args.force {
+                anyhow::bail!(
+                    "board {shape} is out of reach of enumeration: {legal} legal positions, \
+                     estimated {} on {} thread(s) (limit {}; --force to run anyway, or \
+                     --method dp for the legal count)",
+                    human_time(estimate),
+                    threads_used(args.threads),
+                    human_time(TIME_LIMIT_S)
+                );
+            }
+            let enumerator = Enumerator::new(eshape)?;
+            let bar = progress_bar(estimate);
+            let progress = |done: usize, total: usize| {
+                if let Some(b) = &bar {
+                    b.set_length(total as u64);
+                    b.set_position(done as u64);
+                }
+            };
+            if args.legal_only {
+                let legal = enumerator.count_legal(args.threads, &progress)?;
+                if let Some(b) = &bar {
+                    b.finish_and_clear();
+                }
+                return print_legal(
+                    &args,
+                    shape,
+                    &dp::BigUint::from(legal),
+                    "enumerate",
+                    start,
+                );
+            }
+            let c = enumerator.count(args.threads, &progress)?;
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            let out = Full {
+                board: shape.to_string(),
+                legal: c.legal,
+                reduced: c.reduced,
+                ko_points: c.ko_points,
+                max_ko_points: c.max_ko_points,
+                seconds: start.elapsed().as_secs_f64(),
+            };
+            match args.format {
+                Format::Json => crate::common::print_json(&out),
+                Format::Text => {
+                    println!("board {}", out.board);
+                    println!("legal {}", out.legal);
+                    println!("reduced {}", out.reduced);
+                    println!("ko_points {}", out.ko_points);
+                    println!("max_ko_points {}", out.max_ko_points);
+                    println!("seconds {:.3}", out.seconds);
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+fn print_legal(
+    args: &Args,
+    shape: Shape,
+    legal: &dp::BigUint,
+    method: &'static str,
+    start: Instant,
+) -> anyhow::Result<()> {
+    let seconds = start.elapsed().as_secs_f64();
+    match args.format {
+        Format::Json => {
+            let legal = match u64::try_from(legal) {
+                Ok(n) => serde_json::Value::from(n),
+                Err(_) => serde_json::Value::from(legal.to_string()),
+            };
+            crate::common::print_json(&LegalOnly {
+                board: shape.to_string(),
+                legal,
+                method,
+                seconds,
+            })
+        }
+        Format::Text => {
+            println!("board {shape}");
+            println!("legal {legal}");
+            println!("method {method}");
+            println!("seconds {seconds:.3}");
+            Ok(())
+        }
+    }
+}
+
+fn human_time(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 7200.0 {
+        format!("{:.0} min", s / 60.0)
+    } else if s < 2.0 * 86400.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.0} days", s / 86400.0)
+    }
 }
