@@ -35,3 +35,36 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string(value)?);
     Ok(())
 }
+
+/// A spinner with a message on stderr, shown only when stderr is a terminal (so pipes and CI
+/// logs stay clean). Cheap to clone and to update from worker threads.
+#[derive(Clone)]
+pub struct Spinner(Option<indicatif::ProgressBar>);
+
+impl Spinner {
+    /// Starts a spinner with `message`.
+    pub fn new(message: String) -> Spinner {
+        use std::io::IsTerminal;
+        if !std::io::stderr().is_terminal() {
+            return Spinner(None);
+        }
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        bar.set_message(message);
+        Spinner(Some(bar))
+    }
+
+    /// Replaces the message.
+    pub fn set(&self, message: String) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(message);
+        }
+    }
+
+    /// Removes the spinner.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}

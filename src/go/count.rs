@@ -159,13 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 if let Some(b) = &bar {
                     b.finish_and_clear();
                 }
-                return print_legal(
-                    &args,
-                    shape,
-                    &dp::BigUint::from(legal),
-                    "enumerate",
-                    start,
-                );
+                return print_legal(&args, shape, &dp::BigUint::from(legal), "enumerate", start);
             }
             let c = enumerator.count(args.threads, &progress)?;
             if let Some(b) = &bar {

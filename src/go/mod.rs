@@ -7,7 +7,9 @@ pub mod count;
 pub mod enumerate;
 pub mod eyes;
 pub mod perft;
+pub mod query;
 pub mod replay;
+pub mod solve;
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
@@ -23,6 +25,10 @@ pub enum Command {
     Eyes(eyes::Args),
     /// Run the Go benchmarks and print figures
     Bench(bench::Args),
+    /// Solve a small board by retrograde analysis (timely dataflow; one or several processes)
+    Solve(solve::Args),
+    /// Value and value-keeping moves of a position, from a solved database
+    Query(query::Args),
 }
 
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -33,5 +39,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Enumerate(args) => enumerate::run(args),
         Command::Eyes(args) => eyes::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Query(args) => query::run(args),
     }
 }

@@ -8,8 +8,8 @@
 //! last row is taken in bulk from the list of patterns that end the board legally. The
 //! symmetric images of a serial are sums of per-row table entries, updated row by row.
 
-mod rows;
 pub mod reference;
+mod rows;
 mod shape;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -51,7 +51,9 @@ impl Counts {
 pub enum EnumerateError {
     #[error("board {0} has {1} points; enumeration needs serials of at most {MAX_POINTS} points")]
     TooManyPoints(Shape, usize),
-    #[error("board {0} is too wide for the row table (at most {MAX_COLS} columns on the shorter side)")]
+    #[error(
+        "board {0} is too wide for the row table (at most {MAX_COLS} columns on the shorter side)"
+    )]
     TooWide(Shape),
     #[error("cannot start {0} worker threads: {1}")]
     Threads(usize, String),

@@ -21,6 +21,7 @@
 pub mod checkpoint;
 pub mod dataflow;
 pub mod db;
+pub mod go;
 pub mod graph;
 pub mod sweep;
 pub mod value;

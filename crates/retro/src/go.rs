@@ -1,0 +1,482 @@
+//! Small-board Go as a [`GameGraph`]: the states the retrograde solver works on.
+//!
+//! # Rules
+//!
+//! Area scoring (stones plus empty regions bordered by one colour only), suicide illegal, simple
+//! ko, a pass clears the ko ban, two consecutive passes end the game, Black moves first. Scores
+//! are from Black's point of view with komi 0: komi shifts every end score by the same amount,
+//! and max/min commute with that shift, so the bounds for komi `k` are the stored bounds minus `k`
+//! and one database serves every komi.
+//!
+//! # States
+//!
+//! A state is (position, side to move, ko-banned point or none, whether the last move was a
+//! pass), reduced under the board's symmetries (which carry the ko point along). Positions are the
+//! reduced legal positions of the state table ([`StateTable`], dense index `pos`). With `P`
+//! positions:
+//!
+//! - `4 * pos + 2 * side + pass` (side 0 = Black to move) for the states without a ko point;
+//! - `4 * P + k` for the `k`-th ko state, in the order of the key `(pos, side, point)`. A ko state
+//!   never has the pass flag (a pass clears the ban). Its point is one of the position's ko
+//!   points for the side to move (the seed's definition: an empty point whose neighbours are all
+//!   of the other colour, next to a single stone of the other colour whose only liberty it is).
+//!
+//! Reduction: the canonical form of a (position, ko) pair is the smallest serial over the board's
+//! symmetries and, among the symmetries that reach it, the smallest image of the ko point.
+
+use std::path::Path;
+
+use stonelab_go::enumerate::{self, Shape, Symmetry};
+use stonelab_go::statefile::StateTable;
+use stonelab_go::{Bitboard, Board, Color, Geometry, Move, Point, Rules, Setup};
+
+use crate::{Edge, GameGraph, Side};
+
+/// Why the Go game could not be built or a position not be mapped to a state.
+#[derive(Debug, thiserror::Error)]
+pub enum GoGameError {
+    #[error("board {rows}x{cols} has no Go geometry (1..=19 rows and columns)")]
+    Geometry { rows: usize, cols: usize },
+    #[error(
+        "the position is not in the state table (serial {0}); the table is for another board?"
+    )]
+    UnknownPosition(u64),
+    #[error("ko point {point} of serial {serial} is not a ko point of the state table")]
+    UnknownKo { serial: u64, point: usize },
+}
+
+/// The Go game over the reduced positions of one board.
+pub struct GoGame {
+    shape: Shape,
+    geometry: Geometry,
+    table: StateTable,
+    positions: u64,
+    /// Sorted keys `pos << 8 | side << 7 | point` of the ko states.
+    ko_keys: Vec<u64>,
+    /// `points[id]` is the bitboard point of serial digit `id`.
+    points: Vec<Point>,
+    canon: Canonicalizer,
+}
+
+/// Symmetry images of serials by table look-up.
+///
+/// A serial is `sum(3^id)` over black points plus `2 * sum(3^id)` over white points, and a
+/// symmetry only moves the points, so the image of a position is
+/// `sum_j T[sym][j][black byte j] + 2 * sum_j T[sym][j][white byte j]`, where `T[sym][j][m]` is the
+/// sum of `3^sym(8j + i)` over the bits `i` of `m`. Three bytes cover the 20 points the solver
+/// accepts; `enumerate::canonical` (digit by digit) is the reference it is tested against.
+pub struct Canonicalizer {
+    shape: Shape,
+    syms: &'static [Symmetry],
+    /// `tables[k][j][m]` for symmetry `syms[k]`, byte `j`, bits `m`.
+    tables: Vec<[[u64; 256]; 3]>,
+}
+
+impl Canonicalizer {
+    /// Tables for a board of at most 24 points.
+    #[must_use]
+    pub fn new(shape: Shape) -> Canonicalizer {
+        assert!(
+            shape.points() <= 24,
+            "the canonicalizer covers at most 24 points"
+        );
+        let syms = shape.symmetries();
+        let pow3 = |e: usize| 3u64.pow(e as u32);
+        let tables = syms
+            .iter()
+            .map(|&sym| {
+                let mut t = [[0u64; 256]; 3];
+                for (j, table) in t.iter_mut().enumerate() {
+                    for (m, entry) in table.iter_mut().enumerate() {
+                        *entry = (0..8)
+                            .filter(|&i| m >> i & 1 == 1 && 8 * j + i < shape.points())
+                            .map(|i| pow3(sym.map_point(shape, 8 * j + i)))
+                            .sum();
+                    }
+                }
+                t
+            })
+            .collect();
+        Canonicalizer {
+            shape,
+            syms,
+            tables,
+        }
+    }
+
+    /// The image of the position (black, white point masks) under the `k`-th symmetry.
+    #[inline]
+    #[must_use]
+    pub fn image(&self, k: usize, black: u64, white: u64) -> u64 {
+        let t = &self.tables[k];
+        let byte = |m: u64, j: usize| (m >> (8 * j) & 0xFF) as usize;
+        let b = t[0][byte(black, 0)] + t[1][byte(black, 1)] + t[2][byte(black, 2)];
+        let w = t[0][byte(white, 0)] + t[1][byte(white, 1)] + t[2][byte(white, 2)];
+        b + 2 * w
+    }
+
+    /// The canonical serial of a position and, if `ko` (a point id) is given, the smallest image
+    /// of the ko point among the symmetries that reach the canonical serial.
+    #[must_use]
+    pub fn canonical(&self, black: u64, white: u64, ko: Option<usize>) -> (u64, Option<usize>) {
+        let mut best = u64::MAX;
+        let mut best_ko = None;
+        for k in 0..self.syms.len() {
+            let img = self.image(k, black, white);
+            let ko_img = ko.map(|id| self.syms[k].map_point(self.shape, id));
+            if img < best || (img == best && ko_img < best_ko) {
+                best = img;
+                best_ko = ko_img;
+            }
+        }
+        (best, best_ko)
+    }
+}
+
+/// A state, decoded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StateKey {
+    pub pos: u64,
+    pub side: Color,
+    pub pass: bool,
+    pub ko: Option<usize>,
+}
+
+impl GoGame {
+    /// Builds the game over a state table (from `stonelab go enumerate`, or made in memory).
+    pub fn new(table: StateTable) -> Result<GoGame, GoGameError> {
+        let shape = table.shape();
+        let (rows, cols) = (shape.rows, shape.cols);
+        let geometry =
+            Geometry::new(rows, cols).map_err(|_| GoGameError::Geometry { rows, cols })?;
+        let points = (0..rows * cols)
+            .map(|id| Point::new(id / cols, id % cols))
+            .collect();
+        let positions = table.len();
+        let mut ko_keys = Vec::new();
+        for pos in 0..positions {
+            let serial = table.select(pos).expect("dense index below len");
+            let (black, white) = enumerate::decode(shape, serial);
+            for (side, mask) in [
+                (0u64, enumerate::ko_mask(shape, black, white)),
+                (1u64, enumerate::ko_mask(shape, white, black)),
+            ] {
+                let mut m = mask;
+                while m != 0 {
+                    let point = m.trailing_zeros() as u64;
+                    m &= m - 1;
+                    ko_keys.push(pos << 8 | side << 7 | point);
+                }
+            }
+        }
+        let canon = Canonicalizer::new(shape);
+        Ok(GoGame {
+            shape,
+            geometry,
+            table,
+            positions,
+            ko_keys,
+            points,
+            canon,
+        })
+    }
+
+    /// Enumerates the board's reduced positions into a state table at `path` and builds the game.
+    pub fn enumerate(
+        rows: usize,
+        cols: usize,
+        path: &Path,
+        threads: Option<usize>,
+    ) -> Result<GoGame, Box<dyn std::error::Error + Send + Sync>> {
+        let shape = Shape::new(rows, cols).ok_or(GoGameError::Geometry { rows, cols })?;
+        let set = enumerate::Enumerator::new(shape)?.reduced_set(threads, &|_, _| {})?;
+        stonelab_go::statefile::write(path, &set)?;
+        Ok(GoGame::new(StateTable::open(path)?)?)
+    }
+
+    /// The board's geometry.
+    #[must_use]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// Number of reduced positions.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// Number of ko states.
+    #[must_use]
+    pub fn ko_states(&self) -> u64 {
+        self.ko_keys.len() as u64
+    }
+
+    /// Decodes state `s`.
+    #[must_use]
+    pub fn key(&self, s: u64) -> StateKey {
+        let base = 4 * self.positions;
+        if s < base {
+            StateKey {
+                pos: s / 4,
+                side: if s / 2 % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                pass: s % 2 == 1,
+                ko: None,
+            }
+        } else {
+            let k = self.ko_keys[(s - base) as usize];
+            StateKey {
+                pos: k >> 8,
+                side: if k >> 7 & 1 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                pass: false,
+                ko: Some((k & 0x7F) as usize),
+            }
+        }
+    }
+
+    /// The board of state `s` (with its side to move and ko ban), and its pass flag.
+    #[must_use]
+    pub fn board(&self, s: u64) -> (Board, bool) {
+        let key = self.key(s);
+        let serial = self.table.select(key.pos).expect("position of a state");
+        let (black, white) = enumerate::decode(self.shape, serial);
+        let mut setup = Setup::empty(self.geometry);
+        setup.black = self.bitboard(black);
+        setup.white = self.bitboard(white);
+        setup.to_move = key.side;
+        setup.ko = key.ko.map(|id| self.points[id]);
+        let board = Board::from_setup(setup, Rules::STANDARD)
+            .expect("every state of the table is a legal position");
+        (board, key.pass)
+    }
+
+    fn bitboard(&self, mask: u64) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        let mut m = mask;
+        while m != 0 {
+            b.set(self.points[m.trailing_zeros() as usize]);
+            m &= m - 1;
+        }
+        b
+    }
+
+    fn mask(&self, b: Bitboard) -> u64 {
+        b.iter()
+            .map(|p| 1u64 << (p.row() * self.shape.cols + p.col()))
+            .fold(0, |a, m| a | m)
+    }
+
+    /// The state of a board (any orientation) with the given pass flag.
+    pub fn state_of(&self, board: &Board, pass: bool) -> Result<u64, GoGameError> {
+        let black = self.mask(board.stones(Color::Black));
+        let white = self.mask(board.stones(Color::White));
+        let ko = board.ko().map(|p| p.row() * self.shape.cols + p.col());
+        // The pass flag clears the ko ban by the rules; a board after a pass has none.
+        let ko = if pass { None } else { ko };
+        let (best, ko) = self.canon.canonical(black, white, ko);
+        let pos = self
+            .table
+            .rank(best)
+            .ok_or(GoGameError::UnknownPosition(best))?;
+        let side = board.to_move().index() as u64;
+        match ko {
+            None => Ok(4 * pos + 2 * side + u64::from(pass)),
+            Some(point) => {
+                let key = pos << 8 | side << 7 | point as u64;
+                let k = self
+                    .ko_keys
+                    .binary_search(&key)
+                    .map_err(|_| GoGameError::UnknownKo {
+                        serial: best,
+                        point,
+                    })?;
+                Ok(4 * self.positions + k as u64)
+            }
+        }
+    }
+
+    /// Black's area score minus White's (komi 0) of a board.
+    #[must_use]
+    pub fn score(&self, board: &Board) -> i16 {
+        let [b, w] = stonelab_go::score::area(
+            &self.geometry,
+            board.stones(Color::Black),
+            board.stones(Color::White),
+        );
+        b as i16 - w as i16
+    }
+
+    /// Every move of a board whose pass flag is `pass`, with where it leads. The board is left as
+    /// it was.
+    pub fn moves(&self, board: &mut Board, pass: bool) -> Result<Vec<(Move, Edge)>, GoGameError> {
+        let mut out = Vec::new();
+        for p in board.legal_moves().iter() {
+            board.play_unchecked(Move::Play(p));
+            let next = self.state_of(board, false);
+            board.undo().expect("a move was just played");
+            out.push((Move::Play(p), Edge::State(next?)));
+        }
+        if pass {
+            out.push((Move::Pass, Edge::End(self.score(board))));
+        } else {
+            board.play_unchecked(Move::Pass);
+            let next = self.state_of(board, true);
+            board.undo().expect("a pass was just played");
+            out.push((Move::Pass, Edge::State(next?)));
+        }
+        Ok(out)
+    }
+
+    /// The state of the empty board with Black to move.
+    #[must_use]
+    pub fn start(&self) -> u64 {
+        0
+    }
+
+    /// The symmetry group used for reduction (for documentation and tests).
+    #[must_use]
+    pub fn symmetries(&self) -> &'static [Symmetry] {
+        self.shape.symmetries()
+    }
+}
+
+impl GameGraph for GoGame {
+    fn num_states(&self) -> u64 {
+        4 * self.positions + self.ko_keys.len() as u64
+    }
+
+    fn side(&self, s: u64) -> Side {
+        match self.key(s).side {
+            Color::Black => Side::Black,
+            Color::White => Side::White,
+        }
+    }
+
+    fn edges(&self, s: u64, out: &mut Vec<Edge>) {
+        let (mut board, pass) = self.board(s);
+        let moves = self
+            .moves(&mut board, pass)
+            .expect("successors of a table state are in the table");
+        out.extend(moves.into_iter().map(|(_, e)| e));
+    }
+}
+
+/// The rules every Go result is computed under, in words.
+pub const RULES_TEXT: &str = "area scoring, suicide illegal, simple ko (a pass clears the ban), \
+                              two consecutive passes end the game, Black moves first, cycles reported as intervals";
+
+/// The rules as JSON fields (komi added by the caller).
+#[must_use]
+pub fn rules_json(komi: f64) -> serde_json::Value {
+    serde_json::json!({
+        "scoring": "area",
+        "komi": komi,
+        "suicide": false,
+        "ko": "simple",
+        "pass_clears_ko": true,
+        "end": "two consecutive passes",
+        "first": "black",
+        "cycles": "interval [lo,hi]: lo = best end score Black can force, hi = best White can force",
+    })
+}
+
+/// One bound with komi applied: `None` for an end the side cannot force.
+#[must_use]
+pub fn bound_with_komi(v: i16, komi: f64) -> Option<f64> {
+    (v != crate::NO_LO && v != crate::NO_HI).then(|| f64::from(v) - komi)
+}
+
+/// `+9`, `-2.5`, `0`, or `[lo,hi]` (with `-inf`/`+inf`), komi applied.
+#[must_use]
+pub fn format_bounds(b: crate::Bounds, komi: f64) -> String {
+    let one = |v: i16, inf: &str| match bound_with_komi(v, komi) {
+        None => inf.to_string(),
+        Some(x) if x > 0.0 => format!("+{x}"),
+        Some(x) => format!("{x}"),
+    };
+    if b.is_exact() {
+        one(b.lo, "")
+    } else {
+        format!("[{},{}]", one(b.lo, "-inf"), one(b.hi, "+inf"))
+    }
+}
+
+/// Whether a move's bounds keep the state's value for the side to move: the same bounds, or, when
+/// no move gives both, the side's own guarantee (`lo` for Black, `hi` for White).
+#[must_use]
+pub fn best_moves(side: Color, state: crate::Bounds, moves: &[(Move, crate::Bounds)]) -> Vec<Move> {
+    let exact: Vec<Move> = moves
+        .iter()
+        .filter(|(_, b)| *b == state)
+        .map(|(m, _)| *m)
+        .collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    moves
+        .iter()
+        .filter(|(_, b)| match side {
+            Color::Black => b.lo == state.lo,
+            Color::White => b.hi == state.hi,
+        })
+        .map(|(m, _)| *m)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table-driven canonical form equals the digit-by-digit reference, ko tie-break included.
+    #[test]
+    fn canonicalizer_matches_reference() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for (r, c) in [
+            (1, 1),
+            (1, 7),
+            (2, 2),
+            (2, 3),
+            (3, 3),
+            (3, 4),
+            (4, 3),
+            (4, 4),
+            (4, 5),
+            (2, 10),
+        ] {
+            let shape = Shape::new(r, c).unwrap();
+            let canon = Canonicalizer::new(shape);
+            let n = shape.serial_count();
+            let step = (n / 20_000).max(1);
+            let mut s = 0;
+            while s < n {
+                let (black, white) = enumerate::decode(shape, s);
+                let (best, sym) = enumerate::canonical(shape, s);
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let ko = (x % shape.points() as u64) as usize;
+                let want_ko = shape
+                    .symmetries()
+                    .iter()
+                    .filter(|&&t| t == sym || enumerate::image(shape, t, s) == best)
+                    .map(|&t| t.map_point(shape, ko))
+                    .min();
+                assert_eq!(
+                    canon.canonical(black, white, Some(ko)),
+                    (best, want_ko),
+                    "{r}x{c} serial {s}"
+                );
+                assert_eq!(canon.image(0, black, white), s);
+                s += step + (x % 3);
+            }
+        }
+    }
+}

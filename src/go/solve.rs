@@ -1,0 +1,310 @@
+//! `stonelab go solve`: solves a small board by retrograde analysis on timely dataflow.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use stonelab_go::vertex::{format_move, parse_size};
+use stonelab_go::{Board, Move};
+use stonelab_retro::dataflow::{self, Event, Options, Workers};
+use stonelab_retro::go::{self as gogame, GoGame};
+use stonelab_retro::{db, sweep, Bounds, Edge, GameGraph};
+
+use crate::common::Format;
+
+/// Largest board (in points) the solver accepts: 4x5 needs about 20 GiB of edges in memory.
+const MAX_POINTS: usize = 20;
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Rules: area scoring, komi 0 unless given, suicide illegal, simple ko (a pass \
+clears the ban), two consecutive passes end the game, Black first. Where cycles let a side avoid \
+the end, the value is an interval [lo,hi]: lo is the best end score Black can force, hi the best \
+White can force.\n\nSeveral processes: start the same command on every host with --processes N \
+--process P (0..N-1) and the same --hostfile (one host:port per line, in process order; without \
+it, localhost ports 2101.. are used). Process 0 prints the result and writes --out."
+)]
+pub struct Args {
+    /// Board size as ROWSxCOLS, e.g. 3x3 (at most 20 points)
+    pub board: String,
+    /// Komi, subtracted from Black's area score (the database is komi-independent)
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub komi: f64,
+    /// Write the results database here (temporary name, then rename)
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads in this process
+    #[arg(long, default_value_t = 1)]
+    pub workers: usize,
+    /// Number of processes (timely cluster)
+    #[arg(long, default_value_t = 1)]
+    pub processes: usize,
+    /// This process's index, 0..processes
+    #[arg(long, default_value_t = 0)]
+    pub process: usize,
+    /// File of host:port lines, one per process in order
+    #[arg(long)]
+    pub hostfile: Option<PathBuf>,
+    /// Read the positions from a state table written by `stonelab go enumerate` instead of enumerating
+    #[arg(long)]
+    pub states: Option<PathBuf>,
+    /// Checkpoint folder (default: OUT.ckpt when --out is given); a run resumes from it
+    #[arg(long)]
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Seconds between checkpoints
+    #[arg(long, default_value_t = 60)]
+    pub checkpoint_secs: u64,
+    /// Also solve by plain value sweeps and check that every state agrees (slow; small boards)
+    #[arg(long)]
+    pub verify: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Builds the game over the board's reduced positions: from a state file, or by enumerating into
+/// a temporary one.
+pub fn build_game(rows: usize, cols: usize, states: Option<&Path>) -> anyhow::Result<GoGame> {
+    if rows * cols > MAX_POINTS {
+        bail!(
+            "board {rows}x{cols} has {} points; the solver keeps every edge in memory and stops at \
+             {MAX_POINTS} points (4x5 needs about 20 GiB; 5x5, about 8 TB: see BENCHMARKS.md)",
+            rows * cols
+        );
+    }
+    if let Some(path) = states {
+        let table = stonelab_go::statefile::StateTable::open(path)
+            .with_context(|| format!("cannot read state table {}", path.display()))?;
+        let shape = table.shape();
+        if (shape.rows, shape.cols) != (rows, cols) {
+            bail!(
+                "state table {} is for {}x{}, not {rows}x{cols}",
+                path.display(),
+                shape.rows,
+                shape.cols
+            );
+        }
+        return Ok(GoGame::new(table)?);
+    }
+    let dir = std::env::temp_dir().join(format!("stonelab-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(format!("{rows}x{cols}.states"));
+    let game = GoGame::enumerate(rows, cols, &path, None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    // The table is memory-mapped; the name can go now.
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir(&dir);
+    Ok(game)
+}
+
+/// The database metadata: board, rules and counts (komi-independent, so no komi).
+pub fn db_meta(game: &GoGame) -> String {
+    let g = game.geometry();
+    serde_json::json!({
+        "format": "stonelab go solve",
+        "board": format!("{}x{}", g.rows(), g.cols()),
+        "rules": gogame::rules_json(0.0),
+        "scores": "Black's area minus White's, komi 0: subtract komi",
+        "positions": game.positions(),
+        "ko_states": game.ko_states(),
+        "states": game.num_states(),
+    })
+    .to_string()
+}
+
+/// The moves of a board with the bounds each leads to.
+pub fn move_bounds(
+    game: &GoGame,
+    board: &mut Board,
+    pass: bool,
+    value: impl Fn(u64) -> Bounds,
+) -> anyhow::Result<Vec<(Move, Bounds)>> {
+    Ok(game
+        .moves(board, pass)?
+        .into_iter()
+        .map(|(m, e)| {
+            let b = match e {
+                Edge::End(score) => Bounds::end(score),
+                Edge::State(t) => value(t),
+            };
+            (m, b)
+        })
+        .collect())
+}
+
+/// Best moves from the start, and a principal variation (a value-keeping pass if there is one, else
+/// the first best move; it stops at
+/// the end of the game or after four moves per point, when a cycle keeps it going).
+pub fn best_and_pv(
+    game: &GoGame,
+    value: &dyn Fn(u64) -> Bounds,
+) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let g = *game.geometry();
+    let mut board = Board::new(g, stonelab_go::Rules::STANDARD);
+    let mut pass = false;
+    let mut best_first = Vec::new();
+    let mut pv = Vec::new();
+    for ply in 0..4 * g.area() + 2 {
+        let here = value(game.state_of(&board, pass)?);
+        let moves = move_bounds(game, &mut board, pass, value)?;
+        let best = gogame::best_moves(board.to_move(), here, &moves);
+        if ply == 0 {
+            best_first = best.iter().map(|&m| format_move(m, &g)).collect();
+        }
+        // A pass that keeps the value ends the line soonest; otherwise the first best move.
+        let Some(&mv) = best.iter().find(|&&m| m == Move::Pass).or(best.first()) else {
+            break;
+        };
+        pv.push(format_move(mv, &g));
+        if mv == Move::Pass && pass {
+            break;
+        }
+        pass = mv == Move::Pass;
+        board.play_unchecked(mv);
+    }
+    Ok((best_first, pv))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let g = parse_size(&args.board)?;
+    if !args.komi.is_finite() {
+        bail!("komi must be a finite number");
+    }
+    if args.workers == 0 {
+        bail!("--workers must be at least 1");
+    }
+    if args.processes == 0 || args.process >= args.processes {
+        bail!(
+            "--process must be below --processes ({} given, {} processes)",
+            args.process,
+            args.processes
+        );
+    }
+    let workers = if args.processes == 1 {
+        Workers::Threads(args.workers)
+    } else {
+        let addresses = match &args.hostfile {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read hostfile {}", path.display()))?;
+                let hosts: Vec<String> = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(String::from)
+                    .collect();
+                if hosts.len() != args.processes {
+                    bail!(
+                        "hostfile {} lists {} hosts for {} processes",
+                        path.display(),
+                        hosts.len(),
+                        args.processes
+                    );
+                }
+                hosts
+            }
+            None => (0..args.processes)
+                .map(|i| format!("localhost:{}", 2101 + i))
+                .collect(),
+        };
+        Workers::Cluster {
+            threads: args.workers,
+            process: args.process,
+            addresses,
+        }
+    };
+
+    let started = Instant::now();
+    let game = Arc::new(build_game(g.rows(), g.cols(), args.states.as_deref())?);
+    let checkpoint_dir = args.checkpoint_dir.clone().or_else(|| {
+        args.out
+            .as_ref()
+            .map(|o| PathBuf::from(format!("{}.ckpt", o.display())))
+    });
+    let progress = crate::common::Spinner::new(format!("solving {}x{}", g.rows(), g.cols()));
+    let on_event = {
+        let progress = progress.clone();
+        Arc::new(move |e: Event| match e {
+            Event::EdgesBuilt {
+                states,
+                edges,
+                seconds,
+            } => progress.set(format!("{states} states, {edges} edges ({seconds:.1} s)")),
+            Event::Round { round, changed, .. } => {
+                progress.set(format!("round {round}: {changed} states changed"))
+            }
+            Event::Checkpoint { .. } => {}
+        })
+    };
+    let options = Options {
+        workers,
+        checkpoint_dir: checkpoint_dir.clone(),
+        checkpoint_every: Duration::from_secs(args.checkpoint_secs),
+        game_key: db_meta(&game),
+        on_event: Some(on_event),
+    };
+    let outcome = dataflow::solve(game.clone(), options)?;
+    progress.finish();
+    let Some(values) = outcome.values else {
+        // Not process 0: its part is done.
+        eprintln!("process {} done", args.process);
+        return Ok(());
+    };
+    if args.verify {
+        let (swept, _) = sweep::solve(&*game);
+        if let Some(s) = (0..values.len()).find(|&s| swept[s] != values[s]) {
+            bail!(
+                "verification failed at state {s}: dataflow {} vs sweeps {}",
+                values[s],
+                swept[s]
+            );
+        }
+    }
+    if let Some(out) = &args.out {
+        db::write(out, &db_meta(&game), &values)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        if let Some(dir) = &checkpoint_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    let lookup = |s: u64| values[s as usize];
+    let root = values[game.start() as usize];
+    let (best, pv) = best_and_pv(&game, &lookup)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let board = format!("{}x{}", g.rows(), g.cols());
+    match args.format {
+        Format::Json => crate::common::print_json(&serde_json::json!({
+            "board": board,
+            "rules": gogame::rules_json(args.komi),
+            "positions": game.positions(),
+            "states": game.num_states(),
+            "edges": outcome.edges,
+            "rounds": outcome.rounds,
+            "value": {
+                "lo": gogame::bound_with_komi(root.lo, args.komi),
+                "hi": gogame::bound_with_komi(root.hi, args.komi),
+            },
+            "exact": root.is_exact(),
+            "best": best,
+            "pv": pv,
+            "verified": args.verify,
+            "seconds": seconds,
+        }))?,
+        Format::Text => {
+            println!("board {board}");
+            println!("rules {}, komi {}", gogame::RULES_TEXT, args.komi);
+            println!("positions {}", game.positions());
+            println!("states {}", game.num_states());
+            println!("edges {}", outcome.edges);
+            println!("rounds {}", outcome.rounds);
+            println!("value {}", gogame::format_bounds(root, args.komi));
+            println!("best {}", best.join(" "));
+            println!("pv {}", pv.join(" "));
+            if args.verify {
+                println!("verified by value sweeps: every state agrees");
+            }
+            println!("seconds {seconds:.3}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! `stonelab go solve` and `stonelab go query` from the outside: values against the solved-board
+//! data file, two OS processes on localhost against one, and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn stonelab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_stonelab"))
+}
+
+fn run(args: &[&str]) -> Output {
+    stonelab().args(args).output().expect("stonelab runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stonelab-solve-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// One row of tests/data/go/solved.csv.
+struct Solved {
+    board: String,
+    states: u64,
+    lo: Option<f64>,
+    hi: Option<f64>,
+    best: Vec<String>,
+}
+
+fn solved_table() -> Vec<Solved> {
+    include_str!("data/go/solved.csv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let bound = |t: &str| {
+                if t == "inf" || t == "-inf" {
+                    None
+                } else {
+                    Some(t.parse().unwrap())
+                }
+            };
+            Solved {
+                board: f[0].to_string(),
+                states: f[1].parse().unwrap(),
+                lo: bound(f[2]),
+                hi: bound(f[3]),
+                best: f[4]
+                    .split(' ')
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn solved_values_match_the_data_file() {
+    for row in solved_table() {
+        let mut args = vec![
+            "go",
+            "solve",
+            row.board.as_str(),
+            "--format",
+            "json",
+            "--workers",
+            "2",
+        ];
+        let points: usize = row
+            .board
+            .split('x')
+            .map(|n| n.parse::<usize>().unwrap())
+            .product();
+        if points <= 9 || row.board.starts_with("1x") && points <= 7 {
+            args.push("--verify");
+        }
+        let v = json(&run(&args));
+        assert_eq!(v["states"], row.states, "{}", row.board);
+        assert_eq!(v["value"]["lo"].as_f64(), row.lo, "{} lo", row.board);
+        assert_eq!(v["value"]["hi"].as_f64(), row.hi, "{} hi", row.board);
+        let best: Vec<String> = v["best"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(best, row.best, "{} best", row.board);
+        assert_eq!(v["rules"]["ko"], "simple");
+    }
+}
+
+#[test]
+fn published_values_agree_where_the_rules_agree() {
+    // REFERENCE.md: 3x3 = +9 (van der Werf), area scoring, komi 0. Exact under our rules too.
+    let v = json(&run(&["go", "solve", "3x3", "--format", "json"]));
+    assert_eq!(
+        (v["value"]["lo"].as_f64(), v["value"]["hi"].as_f64()),
+        (Some(9.0), Some(9.0))
+    );
+    assert_eq!(v["best"], serde_json::json!(["B2"]));
+    assert_eq!(v["pv"], serde_json::json!(["B2", "pass", "pass"]));
+    // Komi shifts the value.
+    let v = json(&run(&[
+        "go", "solve", "3x3", "--format", "json", "--komi", "7.5",
+    ]));
+    assert_eq!(v["value"]["lo"].as_f64(), Some(1.5));
+}
+
+fn free_port_base() -> u16 {
+    // Two ports from a range unlikely to be in use; the process id spreads parallel runs.
+    20000 + (std::process::id() % 20000) as u16
+}
+
+#[test]
+fn two_processes_write_the_same_database_as_one() {
+    let one = temp("one.db");
+    let two = temp("two.db");
+    let out = run(&["go", "solve", "3x3", "--out", one.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let base = free_port_base();
+    let hostfile = temp("hosts.txt");
+    std::fs::write(
+        &hostfile,
+        format!("127.0.0.1:{}\n127.0.0.1:{}\n", base, base + 1),
+    )
+    .unwrap();
+    let spawn = |p: &str| {
+        stonelab()
+            .args(["go", "solve", "3x3", "--processes", "2", "--process", p])
+            .args([
+                "--hostfile",
+                hostfile.to_str().unwrap(),
+                "--out",
+                two.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn")
+    };
+    let p1 = spawn("1");
+    let p0 = spawn("0");
+    let (o0, o1) = (
+        p0.wait_with_output().unwrap(),
+        p1.wait_with_output().unwrap(),
+    );
+    assert!(
+        o0.status.success(),
+        "process 0: {}",
+        String::from_utf8_lossy(&o0.stderr)
+    );
+    assert!(
+        o1.status.success(),
+        "process 1: {}",
+        String::from_utf8_lossy(&o1.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o0.stdout).contains("value +9"));
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+}
+
+fn solve_to(board: &str, path: &Path) {
+    let out = run(&["go", "solve", board, "--out", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn query_follows_moves_and_refuses_bad_input() {
+    let db = temp("q3x3.db");
+    solve_to("3x3", &db);
+    let d = db.to_str().unwrap();
+    let v = json(&run(&["go", "query", d, "--format", "json"]));
+    assert_eq!(v["value"]["lo"].as_f64(), Some(9.0));
+    assert_eq!(v["best"], serde_json::json!(["B2"]));
+    // After Black's centre and White's pass, every move keeps +9.
+    let v = json(&run(&[
+        "go",
+        "query",
+        d,
+        "--moves",
+        "B B2 W pass",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["value"]["lo"].as_f64(), Some(9.0));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 9);
+    // Two passes end the game: the value is the score.
+    let v = json(&run(&[
+        "go",
+        "query",
+        d,
+        "--moves",
+        "B B2 W pass B pass",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["game_over"], true);
+    assert_eq!(v["value"]["hi"].as_f64(), Some(9.0));
+
+    // Illegal move, malformed list, off-board vertex: exit 2 with the move number.
+    for moves in ["B B2 W B2", "B B2 X", "B Z9", "W B2"] {
+        let out = run(&["go", "query", d, "--moves", moves]);
+        assert_eq!(out.status.code(), Some(2), "{moves}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("move"),
+            "{moves}"
+        );
+    }
+    // A damaged or truncated database is refused.
+    let bytes = std::fs::read(&db).unwrap();
+    let bad = temp("bad.db");
+    std::fs::write(&bad, &bytes[..bytes.len() - 1]).unwrap();
+    let out = run(&["go", "query", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("truncated"));
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x40;
+    std::fs::write(&bad, &flipped).unwrap();
+    let out = run(&["go", "query", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"));
+}
+
+#[test]
+fn sizes_beyond_the_solver_are_refused_before_work() {
+    for board in ["5x5", "4x6", "0x3", "20x1", "axb"] {
+        let out = run(&["go", "solve", board]);
+        assert_eq!(out.status.code(), Some(2), "{board}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{board}: {err}");
+    }
+    let out = run(&["go", "solve", "5x5"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("GiB")
+            || String::from_utf8_lossy(&out.stderr).contains("TB")
+    );
+}
