@@ -11,6 +11,7 @@ pub mod enumerate;
 pub mod eyes;
 pub mod perft;
 pub mod playout;
+pub mod rng;
 pub mod score;
 pub mod setup;
 pub mod statefile;
@@ -19,3 +20,5 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, Geometry, Point, SizeError, MAX_SIZE};
 pub use color::Color;
+pub use eyes::{eyes, eyes_naive, EyeMasks};
+pub use rng::Rng;
