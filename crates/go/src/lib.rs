@@ -19,6 +19,10 @@ pub mod vertex;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Geometry, Point, SizeError, MAX_SIZE};
+pub use board::{Board, IllegalMove, Move, NothingToUndo, Rules};
 pub use color::Color;
 pub use eyes::{eyes, eyes_naive, EyeMasks};
 pub use rng::Rng;
+pub use perft::{perft, perft_parallel};
+pub use score::format_score;
+pub use setup::{DiagramError, Setup, SetupError, SetupProblem};

@@ -1,1 +1,102 @@
+//! Perft: the number of move sequences of a given length (no passes) from a position.
+//!
+//! The last ply is counted by the bulk legality test (the population count of
+//! [`Board::legal_moves`]), not by playing; [`perft_naive`] plays every leaf and is the slow reference.
+//!
+//! ```
+//! use stonelab_go::{perft, Board, Geometry, Rules};
+//! let mut b = Board::new(Geometry::new(5, 5).unwrap(), Rules::default());
+//! assert_eq!(perft::perft(&mut b, 3), 13800);
+//! ```
 
+use rayon::prelude::*;
+
+use crate::board::{Board, Move};
+
+/// Sequences of `depth` stone moves from `board` (which is left as it was).
+#[must_use]
+pub fn perft(board: &mut Board, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => u64::from(board.legal_moves().count()),
+        _ => {
+            let mut n = 0;
+            for p in board.legal_moves().iter() {
+                board.play_unchecked(Move::Play(p));
+                n += perft(board, depth - 1);
+                board.undo().expect("a move was just played");
+            }
+            n
+        }
+    }
+}
+
+/// [`perft`] with the root moves shared among rayon's threads.
+#[must_use]
+pub fn perft_parallel(board: &Board, depth: u32) -> u64 {
+    if depth <= 1 {
+        return perft(&mut board.clone(), depth);
+    }
+    let moves: Vec<_> = board.legal_moves().iter().collect();
+    moves
+        .par_iter()
+        .map_init(
+            || board.clone(),
+            |b, &p| {
+                b.play_unchecked(Move::Play(p));
+                let n = perft(b, depth - 1);
+                b.undo().expect("a move was just played");
+                n
+            },
+        )
+        .sum()
+}
+
+/// Slow reference: plays and undoes every move, the last ply included, testing each point with
+/// [`Board::is_legal`].
+#[must_use]
+pub fn perft_naive(board: &mut Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let points: Vec<_> = board.geometry().points().collect();
+    let mut n = 0;
+    for p in points {
+        if board.is_legal(p) {
+            board.play_unchecked(Move::Play(p));
+            n += perft_naive(board, depth - 1);
+            board.undo().expect("a move was just played");
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Geometry, Rules};
+
+    #[test]
+    fn bulk_and_naive_agree_on_small_boards() {
+        for (r, c, d) in [(1, 1, 3), (1, 3, 6), (2, 2, 7), (2, 3, 6), (3, 3, 4)] {
+            for rules in [
+                Rules::STANDARD,
+                Rules {
+                    suicide: true,
+                    simple_ko: true,
+                },
+                Rules {
+                    suicide: false,
+                    simple_ko: false,
+                },
+            ] {
+                let mut b = Board::new(Geometry::new(r, c).unwrap(), rules);
+                assert_eq!(
+                    perft(&mut b, d),
+                    perft_naive(&mut b, d),
+                    "{r}x{c} d{d} {rules:?}"
+                );
+            }
+        }
+    }
+}
