@@ -5,7 +5,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Point, Rng};
+use stonelab_go::playout::{Playout, PlayoutConfig};
+use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Rng};
 
 /// A 19x19 middle-game-like position: about 40% black, 40% white, fixed seed.
 fn position(g: &Geometry) -> (Bitboard, Bitboard) {
@@ -39,7 +40,17 @@ fn eyes(c: &mut Criterion) {
             [eyes_naive(&g, black, empty), eyes_naive(&g, white, empty)]
         })
     });
-    let _ = Point::new(0, 0);
+}
+
+fn playouts(c: &mut Criterion) {
+    for size in [9, 19] {
+        let mut playout =
+            Playout::new(Geometry::new(size, size).unwrap(), PlayoutConfig::default());
+        let mut rng = Rng::new(5);
+        c.bench_function(&format!("playout_{size}x{size}"), |b| {
+            b.iter(|| playout.run(&mut rng))
+        });
+    }
 }
 
 criterion_group! {
@@ -48,6 +59,6 @@ criterion_group! {
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2))
         .sample_size(30);
-    targets = eyes
+    targets = eyes, playouts
 }
 criterion_main!(benches);

@@ -125,7 +125,8 @@ pub fn is_eye_naive(g: &Geometry, own: Bitboard, empty: Bitboard, p: Point) -> b
     let (rows, cols) = (g.rows() as i32, g.cols() as i32);
     let (r, c) = (p.row() as i32, p.col() as i32);
     let on_board = |r: i32, c: i32| r >= 0 && c >= 0 && r < rows && c < cols;
-    let is_own = |r: i32, c: i32| on_board(r, c) && own.contains(Point::new(r as usize, c as usize));
+    let is_own =
+        |r: i32, c: i32| on_board(r, c) && own.contains(Point::new(r as usize, c as usize));
     if !on_board(r, c) || !empty.contains(p) {
         return false;
     }

@@ -22,7 +22,7 @@ pub use bitboard::{Bitboard, Geometry, Point, SizeError, MAX_SIZE};
 pub use board::{Board, IllegalMove, Move, NothingToUndo, Rules};
 pub use color::Color;
 pub use eyes::{eyes, eyes_naive, EyeMasks};
-pub use rng::Rng;
 pub use perft::{perft, perft_parallel};
+pub use rng::Rng;
 pub use score::format_score;
 pub use setup::{DiagramError, Setup, SetupError, SetupProblem};

@@ -59,7 +59,10 @@ mod tests {
         for _ in 0..70_000 {
             counts[rng.below(7) as usize] += 1;
         }
-        assert!(counts.iter().all(|&c| (9_000..11_000).contains(&c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (9_000..11_000).contains(&c)),
+            "{counts:?}"
+        );
         assert_eq!(Rng::new(3).below(1), 0);
     }
 }
