@@ -14,7 +14,7 @@
 //! when `count * sum_sq == sum^2`), and a list of empty points that the move choice samples from.
 //! The eye test is the per-point form of the seed's rule (neighbours own or off-board; own
 //! diagonals plus the virtual corner stones at least two), checked against [`crate::eyes_naive`]
-//! before every move in the tests; black and white stones are also kept as [`Bitboard`]s.
+//! before every move in the tests.
 //!
 //! ```
 //! use stonelab_go::playout::{Playout, PlayoutConfig};
@@ -61,8 +61,10 @@ pub struct PlayoutResult {
     pub capped: bool,
 }
 
-/// Mailbox slots: 19 rows plus two border rows, 20 columns (one shared border column), plus one.
-const SLOTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 1) + 1;
+/// Mailbox slots: 19 rows plus two border rows, 20 columns (one shared border column), plus one,
+/// rounded up to a power of two so that `s & SLOT_MASK` lets the compiler drop bounds checks.
+const SLOTS: usize = ((MAX_SIZE + 2) * (MAX_SIZE + 1) + 1).next_power_of_two();
+const SLOT_MASK: usize = SLOTS - 1;
 
 const EMPTY: u8 = 0;
 const OFF: u8 = 3;
@@ -97,7 +99,6 @@ pub struct PlayoutBoard {
     virtual_diagonals: [u8; SLOTS],
     /// Bitboard index of each mailbox slot (on-board slots only).
     to_bit: [u16; SLOTS],
-    stones: [Bitboard; 2],
     to_move: Color,
     /// Slot banned by simple ko for the side to move, 0 if none.
     ko: u16,
@@ -124,7 +125,6 @@ impl PlayoutBoard {
             n_empty: 0,
             virtual_diagonals: [0; SLOTS],
             to_bit: [0; SLOTS],
-            stones: [Bitboard::EMPTY; 2],
             to_move: Color::Black,
             ko: 0,
         };
@@ -164,10 +164,31 @@ impl PlayoutBoard {
         &self.geometry
     }
 
-    /// The stones of a colour.
+    /// The stones of a colour (built from the mailbox: the playout itself never needs them).
     #[must_use]
-    pub const fn stones(&self, c: Color) -> Bitboard {
-        self.stones[c.index()]
+    pub fn stones(&self, c: Color) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for r in 0..self.geometry.rows() {
+            let row = (r + 1) * self.w + 1;
+            for col in 0..self.geometry.cols() {
+                if self.colour[(row + col) & SLOT_MASK] == code(c) {
+                    b.set(Point::new(r, col));
+                }
+            }
+        }
+        b
+    }
+
+    /// Resets `self` to `start`, a board of the same geometry, copying only what play reads before
+    /// writing (chain tables are written when a stone is placed).
+    fn reset_from(&mut self, start: &PlayoutBoard) {
+        let used = (self.geometry.rows() + 2) * self.w + 1;
+        self.colour[..used].copy_from_slice(&start.colour[..used]);
+        self.empty_at[..used].copy_from_slice(&start.empty_at[..used]);
+        self.n_empty = start.n_empty;
+        self.empties[..self.n_empty].copy_from_slice(&start.empties[..self.n_empty]);
+        self.to_move = start.to_move;
+        self.ko = start.ko;
     }
 
     /// The side to move.
@@ -184,7 +205,19 @@ impl PlayoutBoard {
 
     #[inline]
     fn neighbours(&self, s: usize) -> [usize; 4] {
-        [s - self.w, s - 1, s + 1, s + self.w]
+        let w = self.w;
+        [
+            (s - w) & SLOT_MASK,
+            (s - 1) & SLOT_MASK,
+            (s + 1) & SLOT_MASK,
+            (s + w) & SLOT_MASK,
+        ]
+    }
+
+    /// Chain root of the stone on `q`.
+    #[inline]
+    fn root(&self, q: usize) -> usize {
+        self.chain[q & SLOT_MASK] as usize & SLOT_MASK
     }
 
     #[inline]
@@ -212,7 +245,9 @@ impl PlayoutBoard {
     #[inline]
     fn is_eye(&self, s: usize, c: u8) -> bool {
         let w = self.w;
-        for q in self.neighbours(s) {
+        let nbrs = self.neighbours(s);
+        for i in 0..4 {
+            let q = nbrs[i];
             let k = self.colour[q];
             if k != c && k != OFF {
                 return false;
@@ -220,7 +255,7 @@ impl PlayoutBoard {
         }
         let own = [s - w - 1, s - w + 1, s + w - 1, s + w + 1]
             .iter()
-            .filter(|&&q| self.colour[q] == c)
+            .filter(|&&q| self.colour[q & SLOT_MASK] == c)
             .count();
         own + self.virtual_diagonals[s] as usize >= 2
     }
@@ -229,14 +264,16 @@ impl PlayoutBoard {
     /// with another liberty, or takes the last liberty of an opponent chain.
     #[inline]
     fn is_legal_empty(&self, s: usize, c: u8) -> bool {
-        for q in self.neighbours(s) {
+        let nbrs = self.neighbours(s);
+        for i in 0..4 {
+            let q = nbrs[i];
             let k = self.colour[q];
             if k == EMPTY {
                 return true;
             }
             if k != OFF {
                 let own = k == c;
-                if own != self.in_atari(self.chain[q] as usize) {
+                if own != self.in_atari(self.root(q)) {
                     return true;
                 }
             }
@@ -298,34 +335,39 @@ impl PlayoutBoard {
         let c = code(me);
         self.take_empty(s);
         self.colour[s] = c;
-        self.stones[me.index()].set(self.point(s));
         self.chain[s] = s as u16;
         self.next[s] = s as u16;
         self.size[s] = 1;
         self.libs[s] = 0;
         self.lib_sum[s] = 0;
         self.lib_sq[s] = 0;
+        // One pass over the neighbours. `before` is their colour before the move: a neighbour
+        // captured earlier in this pass already gave its liberty to the new stone.
         let nbrs = self.neighbours(s);
-        for q in nbrs {
-            match self.colour[q] {
-                EMPTY => self.add_lib(s, q),
-                OFF => {}
-                _ => self.remove_lib(self.chain[q] as usize, s),
-            }
-        }
-        for q in nbrs {
-            if self.colour[q] == c {
-                let (a, b) = (self.chain[s] as usize, self.chain[q] as usize);
-                if a != b {
-                    self.merge(a, b);
-                }
-            }
-        }
+        let before = [
+            self.colour[nbrs[0]],
+            self.colour[nbrs[1]],
+            self.colour[nbrs[2]],
+            self.colour[nbrs[3]],
+        ];
         let mut captured = 0;
         let mut captured_at = 0;
-        for q in nbrs {
-            if self.colour[q] != c && self.colour[q] != EMPTY && self.colour[q] != OFF {
-                let r = self.chain[q] as usize;
+        for i in 0..4 {
+            let (q, k) = (nbrs[i], before[i]);
+            if k == EMPTY {
+                self.add_lib(self.root(s), q);
+            } else if k == OFF || self.colour[q] == EMPTY {
+                continue;
+            } else if k == c {
+                let r = self.root(q);
+                self.remove_lib(r, s);
+                let a = self.root(s);
+                if a != r {
+                    self.merge(a, r);
+                }
+            } else {
+                let r = self.root(q);
+                self.remove_lib(r, s);
                 if self.libs[r] == 0 {
                     captured += self.size[r];
                     captured_at = r;
@@ -333,7 +375,7 @@ impl PlayoutBoard {
                 }
             }
         }
-        let root = self.chain[s] as usize;
+        let root = self.root(s);
         self.ko = if captured == 1 && self.size[root] == 1 && self.libs[root] == 1 {
             captured_at as u16
         } else {
@@ -352,7 +394,7 @@ impl PlayoutBoard {
         let mut t = small;
         loop {
             self.chain[t] = big as u16;
-            t = self.next[t] as usize;
+            t = self.next[t] as usize & SLOT_MASK;
             if t == small {
                 break;
             }
@@ -366,19 +408,18 @@ impl PlayoutBoard {
 
     /// Removes the chain with root `r`; its neighbours of colour `capturer` gain the liberties.
     fn capture(&mut self, r: usize, capturer: u8) {
-        let victim = if capturer == 1 { 1 } else { 0 };
         let mut t = r;
         loop {
-            for q in self.neighbours(t) {
+            let nbrs = self.neighbours(t);
+            for i in 0..4 {
+                let q = nbrs[i];
                 if self.colour[q] == capturer {
-                    self.add_lib(self.chain[q] as usize, t);
+                    self.add_lib(self.root(q), t);
                 }
             }
             self.colour[t] = EMPTY;
-            let bit = self.point(t);
-            self.stones[victim].clear(bit);
             self.put_empty(t);
-            t = self.next[t] as usize;
+            t = self.next[t] as usize & SLOT_MASK;
             if t == r {
                 break;
             }
@@ -393,7 +434,7 @@ impl PlayoutBoard {
         let mut k = self.n_empty;
         while k > 0 {
             let i = rng.below(k as u32) as usize;
-            let s = self.empties[i] as usize;
+            let s = self.empties[i] as usize & SLOT_MASK;
             if s != self.ko as usize && !self.is_eye(s, c) && self.is_legal_empty(s, c) {
                 return Move::Play(self.point(s));
             }
@@ -410,7 +451,11 @@ impl PlayoutBoard {
     /// Area score from Black's point of view, komi subtracted.
     #[must_use]
     pub fn area_score(&self, komi: f64) -> f64 {
-        let [b, w] = crate::score::area(&self.geometry, self.stones[0], self.stones[1]);
+        let [b, w] = crate::score::area(
+            &self.geometry,
+            self.stones(Color::Black),
+            self.stones(Color::White),
+        );
         f64::from(b) - f64::from(w) - komi
     }
 }
@@ -455,7 +500,7 @@ impl Playout {
         rng: &mut Rng,
         mut observe: impl FnMut(&PlayoutBoard, Move),
     ) -> PlayoutResult {
-        self.board.clone_from(&self.start);
+        self.board.reset_from(&self.start);
         let cap = self.max_moves();
         let mut moves = 0;
         let mut passes = 0;
