@@ -322,7 +322,7 @@ impl PlayoutBoard {
         match mv {
             Move::Pass => self.ko = 0,
             Move::Play(p) => {
-                debug_assert!(self.is_legal(p), "illegal playout move {p}");
+                assert!(self.is_legal(p), "illegal playout move {p}");
                 let s = self.slot(p);
                 self.place(s);
             }
@@ -430,32 +430,114 @@ impl PlayoutBoard {
     /// pass. Samples the empty list without replacement: a rejected point (own eye, ko, suicide)
     /// is swapped behind the part still to be drawn, so every acceptable point is equally likely.
     pub fn random_move(&mut self, rng: &mut Rng) -> Move {
+        match self.pick(rng) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
+    /// [`PlayoutBoard::random_move`] as a slot, 0 for a pass.
+    #[inline]
+    fn pick(&mut self, rng: &mut Rng) -> usize {
         let c = code(self.to_move);
         let mut k = self.n_empty;
         while k > 0 {
             let i = rng.below(k as u32) as usize;
-            let s = self.empties[i] as usize & SLOT_MASK;
-            if s != self.ko as usize && !self.is_eye(s, c) && self.is_legal_empty(s, c) {
-                return Move::Play(self.point(s));
+            let s = self.empties[i & SLOT_MASK] as usize & SLOT_MASK;
+            if s != self.ko as usize && self.acceptable(s, c) {
+                return s;
             }
             k -= 1;
-            let last = self.empties[k];
-            self.empties[k] = s as u16;
-            self.empties[i] = last;
+            let last = self.empties[k & SLOT_MASK] as usize & SLOT_MASK;
+            self.empties[k & SLOT_MASK] = s as u16;
+            self.empties[i & SLOT_MASK] = last as u16;
             self.empty_at[s] = k as u16;
-            self.empty_at[last as usize] = i as u16;
+            self.empty_at[last] = i as u16;
         }
-        Move::Pass
+        0
+    }
+
+    /// Whether `c` may play the empty, non-ko slot `s` and it is not an own eye. Most points have
+    /// an empty neighbour, which settles both questions at once.
+    #[inline]
+    fn acceptable(&self, s: usize, c: u8) -> bool {
+        let nbrs = self.neighbours(s);
+        let k = [
+            self.colour[nbrs[0]],
+            self.colour[nbrs[1]],
+            self.colour[nbrs[2]],
+            self.colour[nbrs[3]],
+        ];
+        if k.contains(&EMPTY) {
+            return true;
+        }
+        if k.iter().all(|&k| k == c || k == OFF) && self.is_eye(s, c) {
+            return false;
+        }
+        self.is_legal_empty(s, c)
+    }
+
+    /// Plays the legal slot `s` (0 for a pass) for the side to move.
+    #[inline]
+    fn play_slot(&mut self, s: usize) {
+        if s == 0 {
+            self.ko = 0;
+        } else {
+            self.place(s);
+        }
+        self.to_move = self.to_move.opponent();
+    }
+
+    /// Area score (stones plus empty regions bordered by one colour only) on the mailbox, as
+    /// Black's points and White's.
+    fn area(&self) -> [u32; 2] {
+        let mut out = [0u32; 2];
+        let mut seen = [false; SLOTS];
+        let mut stack = [0u16; SLOTS];
+        for r in 0..self.geometry.rows() {
+            let row = (r + 1) * self.w + 1;
+            for col in 0..self.geometry.cols() {
+                let s = (row + col) & SLOT_MASK;
+                match self.colour[s] {
+                    1 => out[0] += 1,
+                    2 => out[1] += 1,
+                    _ if !seen[s] => {
+                        // Flood the empty region; `border` collects the colour codes around it.
+                        let (mut size, mut border) = (0, 0u8);
+                        seen[s] = true;
+                        stack[0] = s as u16;
+                        let mut top = 1;
+                        while top > 0 {
+                            top -= 1;
+                            let t = stack[top & SLOT_MASK] as usize & SLOT_MASK;
+                            size += 1;
+                            for q in self.neighbours(t) {
+                                match self.colour[q] {
+                                    EMPTY if !seen[q] => {
+                                        seen[q] = true;
+                                        stack[top & SLOT_MASK] = q as u16;
+                                        top += 1;
+                                    }
+                                    EMPTY | OFF => {}
+                                    k => border |= k,
+                                }
+                            }
+                        }
+                        if border == 1 || border == 2 {
+                            out[border as usize - 1] += size;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
     }
 
     /// Area score from Black's point of view, komi subtracted.
     #[must_use]
     pub fn area_score(&self, komi: f64) -> f64 {
-        let [b, w] = crate::score::area(
-            &self.geometry,
-            self.stones(Color::Black),
-            self.stones(Color::White),
-        );
+        let [b, w] = self.area();
         f64::from(b) - f64::from(w) - komi
     }
 }
@@ -505,13 +587,14 @@ impl Playout {
         let mut moves = 0;
         let mut passes = 0;
         while passes < 2 && moves < cap {
-            let mv = self.board.random_move(rng);
+            let s = self.board.pick(rng);
+            let mv = match s {
+                0 => Move::Pass,
+                s => Move::Play(self.board.point(s)),
+            };
             observe(&self.board, mv);
-            match mv {
-                Move::Pass => passes += 1,
-                Move::Play(_) => passes = 0,
-            }
-            self.board.play(mv);
+            passes = if s == 0 { passes + 1 } else { 0 };
+            self.board.play_slot(s);
             moves += 1;
         }
         PlayoutResult {
