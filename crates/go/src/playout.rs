@@ -567,7 +567,7 @@ impl Playout {
     pub fn max_moves(&self) -> u32 {
         self.config
             .max_moves
-            .unwrap_or(3 * self.start.geometry.area() as u32)
+            .unwrap_or(3 * self.start.geometry.area() as u32 + 64)
     }
 
     /// Plays one game to the end.
