@@ -30,6 +30,10 @@ fn eyes(c: &mut Criterion) {
     c.bench_function("eyes_19x19_both", |b| {
         b.iter(|| masks.eyes_both(black_box(black), black_box(white)))
     });
+    let portable = masks.portable();
+    c.bench_function("eyes_19x19_both_portable", |b| {
+        b.iter(|| portable.eyes_both(black_box(black), black_box(white)))
+    });
     c.bench_function("eyes_19x19_one", |b| {
         b.iter(|| masks.eyes(black_box(black), black_box(empty)))
     });

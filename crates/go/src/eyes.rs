@@ -35,37 +35,253 @@
 //! assert_eq!(eyes, Bitboard::from_point(Point::new(0, 0)));
 //! ```
 
-use crate::bitboard::{Bitboard, Geometry, Point, STRIDE};
+use crate::bitboard::{Bitboard, Geometry, Point, STRIDE, WORDS};
 
 const S: u32 = STRIDE as u32;
+
+/// Eight 64-bit lanes: a bitboard's six words padded to 512 bits, so that one AVX-512 register
+/// (or two AVX2 ones) holds a whole board and every lane loop vectorizes cleanly.
+type Lanes = [u64; 8];
+
+#[inline(always)]
+fn lanes(b: Bitboard) -> Lanes {
+    let mut out = [0; 8];
+    out[..WORDS].copy_from_slice(&b.0);
+    out
+}
+
+#[inline(always)]
+fn unlanes(l: Lanes) -> Bitboard {
+    let mut out = [0; WORDS];
+    out.copy_from_slice(&l[..WORDS]);
+    Bitboard(out)
+}
+
+#[inline(always)]
+fn or(a: Lanes, b: Lanes) -> Lanes {
+    std::array::from_fn(|i| a[i] | b[i])
+}
+
+#[inline(always)]
+fn and(a: Lanes, b: Lanes) -> Lanes {
+    std::array::from_fn(|i| a[i] & b[i])
+}
+
+/// Towards higher bit indices by `N` (0 < N < 64), carrying between lanes.
+#[inline(always)]
+fn shl<const N: u32>(w: Lanes) -> Lanes {
+    let prev: Lanes = [0, w[0], w[1], w[2], w[3], w[4], w[5], w[6]];
+    std::array::from_fn(|i| (w[i] << N) | (prev[i] >> (64 - N)))
+}
+
+/// Towards lower bit indices by `N` (0 < N < 64), carrying between lanes.
+#[inline(always)]
+fn shr<const N: u32>(w: Lanes) -> Lanes {
+    let next: Lanes = [w[1], w[2], w[3], w[4], w[5], w[6], w[7], 0];
+    std::array::from_fn(|i| (w[i] >> N) | (next[i] << (64 - N)))
+}
+
+/// The masks of one geometry, as lanes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct LaneMasks {
+    board: Lanes,
+    top: Lanes,
+    bottom: Lanes,
+    left: Lanes,
+    right: Lanes,
+    /// The corner points whose top-left / top-right / bottom-left / bottom-right diagonal is a
+    /// virtual stone.
+    top_left: Lanes,
+    top_right: Lanes,
+    bottom_left: Lanes,
+    bottom_right: Lanes,
+}
+
+/// The seed's computation for one colour; see [`EyeMasks::eyes`] for why the shifts are raw.
+#[inline(always)]
+fn kernel(m: &LaneMasks, own: Lanes, empty: Lanes) -> Lanes {
+    // Neighbour below / above / left / right is own, or off the board.
+    let eyelike = and(
+        and(empty, or(shr::<S>(own), m.bottom)),
+        and(
+            or(shl::<S>(own), m.top),
+            and(or(shl::<1>(own), m.left), or(shr::<1>(own), m.right)),
+        ),
+    );
+    // Diagonal planes: `tl` holds p when p's top-left diagonal is own (virtual stones included).
+    let tl = or(shl::<{ S + 1 }>(own), m.top_left);
+    let tr = or(shl::<{ S - 1 }>(own), m.top_right);
+    let bl = or(shr::<{ S - 1 }>(own), m.bottom_left);
+    let br = or(shr::<{ S + 1 }>(own), m.bottom_right);
+    let t = or(tl, tr);
+    let b = or(bl, br);
+    let rule24 = and(and(or(t, bl), or(tl, b)), and(or(tr, b), or(t, br)));
+    and(eyelike, rule24)
+}
+
+#[inline(always)]
+fn kernel_both(m: &LaneMasks, black: Lanes, white: Lanes) -> [Lanes; 2] {
+    let empty: Lanes = std::array::from_fn(|i| m.board[i] & !(black[i] | white[i]));
+    [kernel(m, black, empty), kernel(m, white, empty)]
+}
+
+/// Which instruction set the kernel runs on, chosen once per [`EyeMasks`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Isa {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl Isa {
+    fn detect() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return Isa::Avx512;
+        }
+        Isa::Portable
+    }
+}
+
+/// The kernel in AVX-512, a whole board per register. The baseline x86-64 target has only SSE2,
+/// where the six-word shifts become chains of `shld` (one port) and both colours take about 100
+/// ns; auto-vectorization of [`kernel`] under `target_feature` produced lane shuffles no faster.
+/// Here each cross-word shift is one `valignq` plus two shifts and an OR, and LLVM fuses the ANDs
+/// and ORs into `vpternlogq` (see BENCHMARKS.md for the figures).
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::{
+        __m512i, _mm512_alignr_epi64, _mm512_and_si512, _mm512_andnot_si512,
+        _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64, _mm512_or_si512,
+        _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srli_epi64,
+    };
+
+    use super::LaneMasks;
+    use crate::bitboard::{Bitboard, WORDS};
+
+    /// The lanes that hold a bitboard's words.
+    const WORD_LANES: u8 = (1 << WORDS) - 1;
+
+    /// Towards higher bit indices by `$n` bits (`$m` = 64 - `$n`).
+    macro_rules! shl {
+        ($w:expr, $n:literal, $m:literal) => {{
+            let prev = _mm512_alignr_epi64::<7>($w, _mm512_setzero_si512());
+            _mm512_or_si512(_mm512_slli_epi64::<$n>($w), _mm512_srli_epi64::<$m>(prev))
+        }};
+    }
+
+    /// Towards lower bit indices by `$n` bits (`$m` = 64 - `$n`).
+    macro_rules! shr {
+        ($w:expr, $n:literal, $m:literal) => {{
+            let next = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), $w);
+            _mm512_or_si512(_mm512_srli_epi64::<$n>($w), _mm512_slli_epi64::<$m>(next))
+        }};
+    }
+
+    /// Loads the six words of a bitboard (or of a mask's lanes) into the low lanes, zeros above.
+    #[target_feature(enable = "avx512f")]
+    fn load(words: &[u64]) -> __m512i {
+        assert!(words.len() >= WORDS);
+        // Safety: the mask reads only the first WORDS (checked) u64s, unaligned.
+        unsafe { _mm512_maskz_loadu_epi64(WORD_LANES, words.as_ptr().cast()) }
+    }
+
+    #[target_feature(enable = "avx512f")]
+    fn store(v: __m512i) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        // Safety: the mask writes only the WORDS u64s of `out`, unaligned.
+        unsafe { _mm512_mask_storeu_epi64(out.0.as_mut_ptr().cast(), WORD_LANES, v) };
+        out
+    }
+
+    /// Same steps as [`super::kernel`].
+    #[target_feature(enable = "avx512f")]
+    fn kernel(m: &[__m512i; 8], own: __m512i, empty: __m512i) -> __m512i {
+        let (or, and) = (_mm512_or_si512, _mm512_and_si512);
+        let [bottom, top, left, right, tlc, trc, blc, brc] = *m;
+        let eyelike = and(
+            and(empty, or(shr!(own, 20, 44), bottom)),
+            and(
+                or(shl!(own, 20, 44), top),
+                and(or(shl!(own, 1, 63), left), or(shr!(own, 1, 63), right)),
+            ),
+        );
+        let tl = or(shl!(own, 21, 43), tlc);
+        let tr = or(shl!(own, 19, 45), trc);
+        let bl = or(shr!(own, 19, 45), blc);
+        let br = or(shr!(own, 21, 43), brc);
+        let t = or(tl, tr);
+        let b = or(bl, br);
+        let rule24 = and(and(or(t, bl), or(tl, b)), and(or(tr, b), or(t, br)));
+        and(eyelike, rule24)
+    }
+
+    #[target_feature(enable = "avx512f")]
+    fn masks(m: &LaneMasks) -> [__m512i; 8] {
+        [
+            load(&m.bottom),
+            load(&m.top),
+            load(&m.left),
+            load(&m.right),
+            load(&m.top_left),
+            load(&m.top_right),
+            load(&m.bottom_left),
+            load(&m.bottom_right),
+        ]
+    }
+
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn one(m: &LaneMasks, own: &Bitboard, empty: &Bitboard) -> Bitboard {
+        store(kernel(&masks(m), load(&own.0), load(&empty.0)))
+    }
+
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn both(m: &LaneMasks, black: &Bitboard, white: &Bitboard) -> [Bitboard; 2] {
+        let (black, white) = (load(&black.0), load(&white.0));
+        let empty = _mm512_andnot_si512(_mm512_or_si512(black, white), load(&m.board));
+        let k = masks(m);
+        [store(kernel(&k, black, empty)), store(kernel(&k, white, empty))]
+    }
+}
 
 /// The per-geometry masks the whole-board eye computation needs, built once.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct EyeMasks {
     geometry: Geometry,
-    /// Top-left corner point: its top-left diagonal is the virtual stone `(-1,-1)`.
-    top_left: Bitboard,
-    /// Top-right corner point: its top-right diagonal is the virtual stone `(-1,C)`.
-    top_right: Bitboard,
-    /// Bottom-left corner point: its bottom-left diagonal is the virtual stone `(R,-1)`.
-    bottom_left: Bitboard,
-    /// Bottom-right corner point: its bottom-right diagonal is the virtual stone `(R,C)`.
-    bottom_right: Bitboard,
+    masks: LaneMasks,
+    isa: Isa,
 }
 
 impl EyeMasks {
-    /// The masks of a geometry.
+    /// The masks of a geometry (and the widest vector instructions this CPU has).
     #[must_use]
     pub fn new(geometry: Geometry) -> EyeMasks {
         let (last_row, last_col) = (geometry.rows() - 1, geometry.cols() - 1);
-        let corner = |r, c| Bitboard::from_point(Point::new(r, c));
+        let corner = |r, c| lanes(Bitboard::from_point(Point::new(r, c)));
+        let g = &geometry;
         EyeMasks {
             geometry,
-            top_left: corner(0, 0),
-            top_right: corner(0, last_col),
-            bottom_left: corner(last_row, 0),
-            bottom_right: corner(last_row, last_col),
+            masks: LaneMasks {
+                board: lanes(g.mask()),
+                top: lanes(g.top_edge()),
+                bottom: lanes(g.bottom_edge()),
+                left: lanes(g.left_edge()),
+                right: lanes(g.right_edge()),
+                top_left: corner(0, 0),
+                top_right: corner(0, last_col),
+                bottom_left: corner(last_row, 0),
+                bottom_right: corner(last_row, last_col),
+            },
+            isa: Isa::detect(),
         }
+    }
+
+    /// The same masks, computing with plain 64-bit words whatever the CPU (for comparisons and
+    /// for the tests, which check both paths).
+    #[must_use]
+    pub fn portable(mut self) -> EyeMasks {
+        self.isa = Isa::Portable;
+        self
     }
 
     /// The geometry the masks were built for.
@@ -77,37 +293,33 @@ impl EyeMasks {
     /// The eye points of the player whose stones are `own`, with `empty` the empty points (both
     /// must lie on the board; `own` and `empty` disjoint).
     ///
-    /// The shifts are the raw bit shifts, not the masked [`Geometry`] ones: everything after the
+    /// The shifts are raw bit shifts, not the masked [`Geometry`] ones: everything after the
     /// shifts is pointwise and the result is finally ANDed with `empty`, which lies on the board,
     /// so bits that a shift puts off the board (or on the padding column) never reach the answer,
     /// and the stride-20 layout never carries a bit onto a wrong on-board point.
     #[must_use]
     #[inline]
     pub fn eyes(&self, own: Bitboard, empty: Bitboard) -> Bitboard {
-        let g = &self.geometry;
-        // Neighbour below / above / left / right is own, or off the board.
-        let eyelike = empty
-            & (own.shr::<S>() | g.bottom_edge())
-            & (own.shl::<S>() | g.top_edge())
-            & (own.shl::<1>() | g.left_edge())
-            & (own.shr::<1>() | g.right_edge());
-        // Diagonal planes: `tl` holds p when p's top-left diagonal is own (virtual stones included).
-        let tl = own.shl::<{ S + 1 }>() | self.top_left;
-        let tr = own.shl::<{ S - 1 }>() | self.top_right;
-        let bl = own.shr::<{ S - 1 }>() | self.bottom_left;
-        let br = own.shr::<{ S + 1 }>() | self.bottom_right;
-        let t = tl | tr;
-        let b = bl | br;
-        let rule24 = (t | bl) & (tl | b) & (tr | b) & (t | br);
-        eyelike & rule24
+        match self.isa {
+            Isa::Portable => unlanes(kernel(&self.masks, lanes(own), lanes(empty))),
+            // Safety: `isa` is Avx512 only when `Isa::detect` saw AVX-512F on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { avx512::one(&self.masks, &own, &empty) },
+        }
     }
 
     /// The eye points of Black and of White (indexed by [`crate::Color::index`]).
     #[must_use]
     #[inline]
     pub fn eyes_both(&self, black: Bitboard, white: Bitboard) -> [Bitboard; 2] {
-        let empty = self.geometry.not(black | white);
-        [self.eyes(black, empty), self.eyes(white, empty)]
+        match self.isa {
+            Isa::Portable => {
+                kernel_both(&self.masks, lanes(black), lanes(white)).map(unlanes)
+            }
+            // Safety: `isa` is Avx512 only when `Isa::detect` saw AVX-512F on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { avx512::both(&self.masks, &black, &white) },
+        }
     }
 }
 

@@ -97,6 +97,9 @@ pub struct PlayoutBoard {
     n_empty: usize,
     /// Virtual corner stones among each point's diagonals (rule 2/4).
     virtual_diagonals: [u8; SLOTS],
+    /// Neighbour counts by colour code, four bits each: empty, black, white, off-board (libego's
+    /// trick: the usual "has an empty neighbour" and "eye-like" questions are one load).
+    nbr: [u16; SLOTS],
     /// Bitboard index of each mailbox slot (on-board slots only).
     to_bit: [u16; SLOTS],
     to_move: Color,
@@ -124,6 +127,7 @@ impl PlayoutBoard {
             empty_at: [0; SLOTS],
             n_empty: 0,
             virtual_diagonals: [0; SLOTS],
+            nbr: [0; SLOTS],
             to_bit: [0; SLOTS],
             to_move: Color::Black,
             ko: 0,
@@ -143,7 +147,23 @@ impl PlayoutBoard {
                 .filter(|&&(dr, dc)| corners.contains(&(r + dr, c + dc)))
                 .count() as u8;
         }
+        for p in geometry.points() {
+            let s = b.slot(p);
+            for q in b.neighbours(s) {
+                b.nbr[s] += 1 << (4 * b.colour[q]);
+            }
+        }
         b
+    }
+
+    /// Sets the colour of slot `s` and keeps its neighbours' counts.
+    #[inline]
+    fn recolour(&mut self, s: usize, from: u8, to: u8) {
+        self.colour[s] = to;
+        let delta = (1u16 << (4 * to)).wrapping_sub(1 << (4 * from));
+        for q in self.neighbours(s) {
+            self.nbr[q] = self.nbr[q].wrapping_add(delta);
+        }
     }
 
     /// Mailbox slot of a point.
@@ -184,6 +204,7 @@ impl PlayoutBoard {
     fn reset_from(&mut self, start: &PlayoutBoard) {
         let used = (self.geometry.rows() + 2) * self.w + 1;
         self.colour[..used].copy_from_slice(&start.colour[..used]);
+        self.nbr[..used].copy_from_slice(&start.nbr[..used]);
         self.empty_at[..used].copy_from_slice(&start.empty_at[..used]);
         self.n_empty = start.n_empty;
         self.empties[..self.n_empty].copy_from_slice(&start.empties[..self.n_empty]);
@@ -244,7 +265,6 @@ impl PlayoutBoard {
     /// Whether the empty slot `s` is an eye of `c` by rule 2/4 (virtual corner stones included).
     #[inline]
     fn is_eye(&self, s: usize, c: u8) -> bool {
-        let w = self.w;
         let nbrs = self.neighbours(s);
         for i in 0..4 {
             let q = nbrs[i];
@@ -253,11 +273,7 @@ impl PlayoutBoard {
                 return false;
             }
         }
-        let own = [s - w - 1, s - w + 1, s + w - 1, s + w + 1]
-            .iter()
-            .filter(|&&q| self.colour[q & SLOT_MASK] == c)
-            .count();
-        own + self.virtual_diagonals[s] as usize >= 2
+        self.own_diagonals_pass(s, c)
     }
 
     /// Whether `c` may play the empty, non-ko slot `s`: it has an empty neighbour, joins an own chain
@@ -334,7 +350,7 @@ impl PlayoutBoard {
         let me = self.to_move;
         let c = code(me);
         self.take_empty(s);
-        self.colour[s] = c;
+        self.recolour(s, EMPTY, c);
         self.chain[s] = s as u16;
         self.next[s] = s as u16;
         self.size[s] = 1;
@@ -417,7 +433,7 @@ impl PlayoutBoard {
                     self.add_lib(self.root(q), t);
                 }
             }
-            self.colour[t] = EMPTY;
+            self.recolour(t, self.colour[t], EMPTY);
             self.put_empty(t);
             t = self.next[t] as usize & SLOT_MASK;
             if t == r {
@@ -461,20 +477,26 @@ impl PlayoutBoard {
     /// an empty neighbour, which settles both questions at once.
     #[inline]
     fn acceptable(&self, s: usize, c: u8) -> bool {
-        let nbrs = self.neighbours(s);
-        let k = [
-            self.colour[nbrs[0]],
-            self.colour[nbrs[1]],
-            self.colour[nbrs[2]],
-            self.colour[nbrs[3]],
-        ];
-        if k.contains(&EMPTY) {
+        let n = u32::from(self.nbr[s]);
+        if n & 0xf != 0 {
             return true;
         }
-        if k.iter().all(|&k| k == c || k == OFF) && self.is_eye(s, c) {
+        let eyelike = ((n >> (4 * c)) & 0xf) + (n >> 12) == 4;
+        if eyelike && self.own_diagonals_pass(s, c) {
             return false;
         }
         self.is_legal_empty(s, c)
+    }
+
+    /// Rule 2/4's diagonal half: own diagonals plus virtual corner stones at least two.
+    #[inline]
+    fn own_diagonals_pass(&self, s: usize, c: u8) -> bool {
+        let w = self.w;
+        let own = [s - w - 1, s - w + 1, s + w - 1, s + w + 1]
+            .iter()
+            .filter(|&&q| self.colour[q & SLOT_MASK] == c)
+            .count();
+        own + self.virtual_diagonals[s] as usize >= 2
     }
 
     /// Plays the legal slot `s` (0 for a pass) for the side to move.
