@@ -2,50 +2,79 @@
 //! every arrangement of stones on every board up to 4x4 plus 3x5 and 5x3, both colours, and over a
 //! million random positions on 9x9, 13x13 and 19x19.
 
+use stonelab_go::eyes::is_eye_naive;
 use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Point, Rng};
 
 /// Checks every one of the 3^(rows*cols) arrangements of a board, both colours.
+///
+/// The arrangements are visited in modular ternary Gray-code order, so one point changes per step;
+/// the reference eye sets are then kept up to date by re-running [`is_eye_naive`] on the changed
+/// point and its eight surrounding points (a point's answer depends on nothing else), and compared
+/// with the bitboard answers after every step. Every 50,000th arrangement the reference is also
+/// recomputed from scratch with [`eyes_naive`].
 fn exhaustive(rows: usize, cols: usize) -> u64 {
     let g = Geometry::new(rows, cols).unwrap();
     let masks = EyeMasks::new(g);
+    let portable = masks.portable();
     let points: Vec<Point> = g.points().collect();
     let n = points.len();
-    // Base-3 counter over the points: 0 empty, 1 black, 2 white.
-    let mut digits = vec![0u8; n];
+    // Base-3 counter (its trailing 2s say which Gray digit moves) and the Gray digits, which are
+    // the point states: 0 empty, 1 black, 2 white.
+    let mut counter = vec![0u8; n];
+    let mut state = vec![0u8; n];
     let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-    let mut checked = 0;
+    let update = |refs: &mut Bitboard, own: Bitboard, empty: Bitboard, p: Point| {
+        if is_eye_naive(&g, own, empty, p) {
+            refs.set(p);
+        } else {
+            refs.clear(p);
+        }
+    };
+    // Start: the empty board.
+    let mut ref_black = eyes_naive(&g, black, g.mask());
+    let mut ref_white = eyes_naive(&g, white, g.mask());
+    let mut checked = 0u64;
     loop {
         let empty = g.not(black | white);
         let [eb, ew] = masks.eyes_both(black, white);
-        let (nb, nw) = (eyes_naive(&g, black, empty), eyes_naive(&g, white, empty));
         assert!(
-            eb == nb && ew == nw,
-            "{rows}x{cols} black {black:?} white {white:?}: bitboard {eb:?}/{ew:?}, naive {nb:?}/{nw:?}"
+            eb == ref_black && ew == ref_white,
+            "{rows}x{cols} black {black:?} white {white:?}: bitboard {eb:?}/{ew:?}, naive {ref_black:?}/{ref_white:?}"
         );
+        assert_eq!(portable.eyes_both(black, white), [eb, ew]);
+        assert_eq!(masks.eyes(white, empty), ew);
+        if checked % 50_000 == 0 {
+            assert_eq!(ref_black, eyes_naive(&g, black, empty));
+            assert_eq!(ref_white, eyes_naive(&g, white, empty));
+        }
         checked += 1;
-        // Increment the counter, updating the two bitboards digit by digit.
-        let mut i = 0;
-        loop {
-            if i == n {
-                return checked;
+        // Next Gray code: the digit to move is the number of trailing 2s of the counter.
+        let Some(j) = counter.iter().position(|&d| d != 2) else {
+            return checked;
+        };
+        for d in &mut counter[..j] {
+            *d = 0;
+        }
+        counter[j] += 1;
+        let p = points[j];
+        state[j] = (state[j] + 1) % 3;
+        match state[j] {
+            0 => white.clear(p),
+            1 => black.set(p),
+            _ => {
+                black.clear(p);
+                white.set(p);
             }
-            let p = points[i];
-            match digits[i] {
-                0 => {
-                    digits[i] = 1;
-                    black.set(p);
-                    break;
-                }
-                1 => {
-                    digits[i] = 2;
-                    black.clear(p);
-                    white.set(p);
-                    break;
-                }
-                _ => {
-                    digits[i] = 0;
-                    white.clear(p);
-                    i += 1;
+        }
+        let empty = g.not(black | white);
+        let (r, c) = (p.row() as i64, p.col() as i64);
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                let (qr, qc) = (r + dr, c + dc);
+                if qr >= 0 && qc >= 0 && g.contains(qr as usize, qc as usize) {
+                    let q = Point::new(qr as usize, qc as usize);
+                    update(&mut ref_black, black, empty, q);
+                    update(&mut ref_white, white, empty, q);
                 }
             }
         }
@@ -92,6 +121,7 @@ fn random_positions_9_13_19() {
     for size in [9, 13, 19] {
         let g = Geometry::new(size, size).unwrap();
         let masks = EyeMasks::new(g);
+        let portable = masks.portable();
         for _ in 0..340_000 {
             let empty_pct = rng.below(100);
             let black_share = rng.below(101);
@@ -107,6 +137,8 @@ fn random_positions_9_13_19() {
             }
             let empty = g.not(black | white);
             let [eb, ew] = masks.eyes_both(black, white);
+            assert_eq!(portable.eyes_both(black, white), [eb, ew]);
+            assert_eq!(masks.eyes(black, empty), eb);
             assert_eq!(eb, eyes_naive(&g, black, empty), "{size}x{size} black");
             assert_eq!(ew, eyes_naive(&g, white, empty), "{size}x{size} white");
             checked += 1;

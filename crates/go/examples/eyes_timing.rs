@@ -28,11 +28,34 @@ fn main() {
     }
     let m = EyeMasks::new(g);
     let p = m.portable();
-    println!("both (detected isa): {:.1} ns", min_ns(|| { black_box(m.eyes_both(black_box(black), black_box(white))); }));
-    println!("both (portable):     {:.1} ns", min_ns(|| { black_box(p.eyes_both(black_box(black), black_box(white))); }));
+    println!(
+        "both (detected isa): {:.1} ns",
+        min_ns(|| {
+            black_box(m.eyes_both(black_box(black), black_box(white)));
+        })
+    );
+    println!(
+        "both (portable):     {:.1} ns",
+        min_ns(|| {
+            black_box(p.eyes_both(black_box(black), black_box(white)));
+        })
+    );
     let empty = g.not(black | white);
-    println!("one (detected isa):  {:.1} ns", min_ns(|| { black_box(m.eyes(black_box(black), black_box(empty))); }));
+    println!(
+        "one (detected isa):  {:.1} ns",
+        min_ns(|| {
+            black_box(m.eyes(black_box(black), black_box(empty)));
+        })
+    );
     let t = Instant::now();
-    for _ in 0..2000 { black_box([eyes_naive(&g, black_box(black), empty), eyes_naive(&g, white, empty)]); }
-    println!("naive both:          {:.1} ns", t.elapsed().as_secs_f64() * 1e9 / 2000.0);
+    for _ in 0..2000 {
+        black_box([
+            eyes_naive(&g, black_box(black), empty),
+            eyes_naive(&g, white, empty),
+        ]);
+    }
+    println!(
+        "naive both:          {:.1} ns",
+        t.elapsed().as_secs_f64() * 1e9 / 2000.0
+    );
 }

@@ -18,7 +18,9 @@ fn effective_ghz() -> f64 {
 
 fn main() {
     let size: usize = std::env::args().nth(1).map_or(9, |s| s.parse().unwrap());
-    let count: u64 = std::env::args().nth(2).map_or(100_000, |s| s.parse().unwrap());
+    let count: u64 = std::env::args()
+        .nth(2)
+        .map_or(100_000, |s| s.parse().unwrap());
     let mut playout = Playout::new(Geometry::new(size, size).unwrap(), PlayoutConfig::default());
     let mut rng = Rng::new(5);
     let before = effective_ghz();

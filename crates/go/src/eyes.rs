@@ -152,8 +152,8 @@ impl Isa {
 mod avx512 {
     use std::arch::x86_64::{
         __m512i, _mm512_alignr_epi64, _mm512_and_si512, _mm512_andnot_si512,
-        _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64, _mm512_or_si512,
-        _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srli_epi64,
+        _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_setzero_si512,
+        _mm512_slli_epi64, _mm512_srli_epi64,
     };
 
     use super::LaneMasks;
@@ -240,7 +240,10 @@ mod avx512 {
         let (black, white) = (load(&black.0), load(&white.0));
         let empty = _mm512_andnot_si512(_mm512_or_si512(black, white), load(&m.board));
         let k = masks(m);
-        [store(kernel(&k, black, empty)), store(kernel(&k, white, empty))]
+        [
+            store(kernel(&k, black, empty)),
+            store(kernel(&k, white, empty)),
+        ]
     }
 }
 
@@ -313,9 +316,7 @@ impl EyeMasks {
     #[inline]
     pub fn eyes_both(&self, black: Bitboard, white: Bitboard) -> [Bitboard; 2] {
         match self.isa {
-            Isa::Portable => {
-                kernel_both(&self.masks, lanes(black), lanes(white)).map(unlanes)
-            }
+            Isa::Portable => kernel_both(&self.masks, lanes(black), lanes(white)).map(unlanes),
             // Safety: `isa` is Avx512 only when `Isa::detect` saw AVX-512F on this CPU.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => unsafe { avx512::both(&self.masks, &black, &white) },
