@@ -172,20 +172,24 @@ fn bench_position(g: &Geometry) -> [Bitboard; 2] {
     stones
 }
 
-/// Playouts per second from the empty board, one thread, fixed seeds.
+/// Playouts per second from the empty board, one thread, fixed seed: the median over batches of
+/// about `seconds / 15` each (the median resists other load on a shared machine).
 fn playouts_per_s(size: usize, seconds: f64) -> f64 {
     let g = Geometry::new(size, size).expect("valid size");
     let mut playout = Playout::new(g, PlayoutConfig::default());
     let mut rng = Rng::new(5);
+    let per_batch = if size <= 9 { 400 } else { 40 };
     let start = Instant::now();
-    let mut n = 0u64;
-    while start.elapsed().as_secs_f64() < seconds {
-        for _ in 0..100 {
+    let mut rates = Vec::new();
+    while rates.len() < 5 || start.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        for _ in 0..per_batch {
             std::hint::black_box(playout.run(&mut rng));
         }
-        n += 100;
+        rates.push(f64::from(per_batch) / t.elapsed().as_secs_f64());
     }
-    n as f64 / start.elapsed().as_secs_f64()
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
 }
 
 /// Figures for `stonelab go bench`: `eyes_ns`, `eyes_naive_ns`, `playouts_per_s_9x9`, `playouts_per_s_19x19`.
