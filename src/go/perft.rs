@@ -104,7 +104,7 @@ pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
     Ok(vec![
         (
             "perft_nodes_per_s".to_string(),
-            serde_json::json!(perft_rate.round()),
+            serde_json::json!(perft_rate.round() as u64),
         ),
         (
             "play_undo_ns".to_string(),
