@@ -95,6 +95,7 @@ struct Block {
 struct Record {
     mv: Move,
     stones: [Bitboard; 2],
+    atari: [Bitboard; 2],
     to_move: Color,
     ko: Option<Point>,
     hash: u64,
@@ -110,6 +111,9 @@ pub struct Board {
     geometry: Geometry,
     rules: Rules,
     stones: [Bitboard; 2],
+    /// Per colour, the stones of blocks with exactly one liberty (kept with the blocks, so that
+    /// legality is a few bitboard operations).
+    atari: [Bitboard; 2],
     /// Union-find parent of each stone's point (bit index); a root is its own parent.
     parent: Vec<u16>,
     /// Block slot per point; only the slots of roots are meaningful.
@@ -130,6 +134,7 @@ impl Clone for Board {
             geometry: self.geometry,
             rules: self.rules,
             stones: self.stones,
+            atari: self.atari,
             parent: self.parent.clone(),
             blocks: self.blocks.clone(),
             to_move: self.to_move,
@@ -148,6 +153,7 @@ impl Clone for Board {
         self.geometry = source.geometry;
         self.rules = source.rules;
         self.stones = source.stones;
+        self.atari = source.atari;
         self.parent.clone_from(&source.parent);
         self.blocks.clone_from(&source.blocks);
         self.to_move = source.to_move;
@@ -159,6 +165,21 @@ impl Clone for Board {
         self.block_trail.clone_from(&source.block_trail);
         self.parent_trail.clone_from(&source.parent_trail);
     }
+}
+
+/// Whether `b` holds exactly one point.
+#[inline]
+fn single(b: Bitboard) -> bool {
+    let mut seen = false;
+    for w in b.0 {
+        if w != 0 {
+            if seen || w & (w - 1) != 0 {
+                return false;
+            }
+            seen = true;
+        }
+    }
+    seen
 }
 
 /// Number of table slots a geometry needs: the highest bit index on the board, plus one.
@@ -175,6 +196,7 @@ impl Board {
             geometry,
             rules,
             stones: [Bitboard::EMPTY; 2],
+            atari: [Bitboard::EMPTY; 2],
             parent: (0..n as u16).collect(),
             blocks: vec![Block::default(); n],
             to_move: Color::Black,
@@ -201,9 +223,10 @@ impl Board {
         }
         let mut board = Board::new(setup.geometry, rules);
         board.stones = [setup.black, setup.white];
-        let (parent, blocks) = board.rebuild_tables();
+        let (parent, blocks, atari) = board.rebuild_tables();
         board.parent = parent;
         board.blocks = blocks;
+        board.atari = atari;
         board.to_move = setup.to_move;
         board.ko = if rules.simple_ko { setup.ko } else { None };
         board.captures = setup.captures;
@@ -226,11 +249,12 @@ impl Board {
 
     /// Union-find tables built from scratch from the stones: every block is a flat tree rooted at
     /// its lowest point.
-    fn rebuild_tables(&self) -> (Vec<u16>, Vec<Block>) {
+    fn rebuild_tables(&self) -> (Vec<u16>, Vec<Block>, [Bitboard; 2]) {
         let n = slots(&self.geometry);
         let mut parent: Vec<u16> = (0..n as u16).collect();
         let mut blocks = vec![Block::default(); n];
         let empty = self.empty();
+        let mut atari = [Bitboard::EMPTY; 2];
         for color in Color::ALL {
             let mut rest = self.stones[color.index()];
             while let Some(p) = rest.first() {
@@ -242,10 +266,13 @@ impl Board {
                     parent[q.index()] = p.index() as u16;
                 }
                 blocks[p.index()] = Block { stones, libs };
+                if libs.count() == 1 {
+                    atari[color.index()] |= stones;
+                }
                 rest = rest.and_not(stones);
             }
         }
-        (parent, blocks)
+        (parent, blocks, atari)
     }
 
     /// The board's size and masks.
@@ -395,10 +422,24 @@ impl Board {
         }
     }
 
+    /// The stones of `color` whose block has exactly one liberty.
+    #[must_use]
     #[inline]
-    fn set_block(&mut self, i: usize, block: Block) {
+    pub fn in_atari(&self, color: Color) -> Bitboard {
+        self.atari[color.index()]
+    }
+
+    /// Writes a block slot (logged on the trail) and keeps the atari set of `color` in step.
+    #[inline]
+    fn set_block(&mut self, i: usize, block: Block, color: Color) {
         self.block_trail.push((i as u16, self.blocks[i]));
         self.blocks[i] = block;
+        let a = &mut self.atari[color.index()];
+        *a = if single(block.libs) {
+            *a | block.stones
+        } else {
+            a.and_not(block.stones)
+        };
     }
 
     #[inline]
@@ -428,22 +469,12 @@ impl Board {
     /// Whether a stone of `color` on the empty point `p` would capture nothing and have no liberty.
     #[inline]
     fn is_suicide(&self, color: Color, p: Point) -> bool {
-        let pb = Bitboard::from_point(p);
-        let nbrs = self.geometry.neighbours(pb);
-        if (nbrs & self.empty()).any() {
-            return false;
-        }
-        for q in (nbrs & self.stones[color.index()]).iter() {
-            if self.blocks[self.find(q)].libs.and_not(pb).any() {
-                return false;
-            }
-        }
-        for q in (nbrs & self.stones[color.opponent().index()]).iter() {
-            if self.blocks[self.find(q)].libs == pb {
-                return false;
-            }
-        }
-        true
+        // Safe when some neighbour is empty, an own stone of a block with two or more liberties, or
+        // an opponent stone in atari (whose last liberty, being next to it, is `p`).
+        let c = color.index();
+        let o = color.opponent().index();
+        let safe = self.empty() | self.stones[c].and_not(self.atari[c]) | self.atari[o];
+        (self.geometry.neighbours(Bitboard::from_point(p)) & safe).is_empty()
     }
 
     /// Whether the side to move may play on `p` (on the board, empty, not a ko retake, not suicide
@@ -455,30 +486,19 @@ impl Board {
     }
 
     /// Every point the side to move may play, computed in bulk: an empty point is legal when it has an
-    /// empty neighbour, touches an own block with two or more liberties, or is the last liberty of an
-    /// opponent block; minus the ko point.
+    /// empty neighbour, touches an own block with two or more liberties, or touches an opponent block
+    /// in atari (it is then that block's last liberty); minus the ko point.
     #[must_use]
+    #[inline]
     pub fn legal_moves(&self) -> Bitboard {
         let empty = self.empty();
         let mut ok = if self.rules.suicide {
             empty
         } else {
-            let mut ok = self.geometry.neighbours(empty);
-            self.for_each_block(self.to_move, |_, libs| {
-                let mut rest = libs;
-                if let Some(p) = rest.first() {
-                    rest.clear(p);
-                    if rest.any() {
-                        ok |= libs;
-                    }
-                }
-            });
-            self.for_each_block(self.to_move.opponent(), |_, libs| {
-                if libs.count() == 1 {
-                    ok |= libs;
-                }
-            });
-            ok & empty
+            let c = self.to_move.index();
+            let o = 1 - c;
+            let safe = empty | self.stones[c].and_not(self.atari[c]) | self.atari[o];
+            self.geometry.neighbours(safe) & empty
         };
         if let Some(k) = self.ko {
             ok.clear(k);
@@ -527,6 +547,7 @@ impl Board {
         self.history.push(Record {
             mv,
             stones: self.stones,
+            atari: self.atari,
             to_move: self.to_move,
             ko: self.ko,
             hash: self.hash,
@@ -621,16 +642,17 @@ impl Board {
             if b.libs.is_empty() {
                 captured |= b.stones;
             } else {
-                self.set_block(r, b);
+                self.set_block(r, b, color.opponent());
             }
         }
 
         if captured.any() {
             self.stones[o] ^= captured;
+            self.atari[o] = self.atari[o].and_not(captured);
             self.hash ^= zobrist::stones_hash(color.opponent(), captured);
             self.captures[c] += captured.count();
             merged.libs |= g.neighbours(merged.stones) & captured;
-            self.set_block(root, merged);
+            self.set_block(root, merged, color);
             // Other own blocks next to the captured stones gain liberties.
             let mut touched = (g.neighbours(captured) & self.stones[c]).and_not(merged.stones);
             while let Some(q) = touched.first() {
@@ -638,7 +660,7 @@ impl Board {
                 let mut b = self.blocks[r];
                 b.libs |= g.neighbours(b.stones) & captured;
                 touched = touched.and_not(b.stones);
-                self.set_block(r, b);
+                self.set_block(r, b, color);
             }
             if self.rules.simple_ko && merged.stones == pb && captured.count() == 1 {
                 // A lone stone that took a lone stone and has that point as its only liberty.
@@ -649,11 +671,12 @@ impl Board {
             return None;
         }
 
-        self.set_block(root, merged);
+        self.set_block(root, merged, color);
         if merged.libs.is_empty() {
             // Suicide (only reached when the rules allow it): the block leaves the board.
             debug_assert!(self.rules.suicide);
             self.stones[c] ^= merged.stones;
+            self.atari[c] = self.atari[c].and_not(merged.stones);
             self.hash ^= zobrist::stones_hash(color, merged.stones);
             self.captures[o] += merged.stones.count();
             let mut touched = g.neighbours(merged.stones) & self.stones[o];
@@ -662,7 +685,7 @@ impl Board {
                 let mut b = self.blocks[r];
                 b.libs |= g.neighbours(b.stones) & merged.stones;
                 touched = touched.and_not(b.stones);
-                self.set_block(r, b);
+                self.set_block(r, b, color.opponent());
             }
         }
         None
@@ -680,6 +703,7 @@ impl Board {
             self.parent[i as usize] = v;
         }
         self.stones = r.stones;
+        self.atari = r.atari;
         self.to_move = r.to_move;
         self.ko = r.ko;
         self.hash = r.hash;
@@ -707,7 +731,13 @@ impl Board {
         if self.occupied().and_not(g.mask()).any() {
             return Err("stones off the board".into());
         }
-        let (_, fresh) = self.rebuild_tables();
+        let (_, fresh, atari) = self.rebuild_tables();
+        if atari != self.atari {
+            return Err(format!(
+                "atari sets {:?} differ from rebuilt {atari:?}",
+                self.atari
+            ));
+        }
         for color in Color::ALL {
             let mine = self.stones[color.index()];
             let mut rest = mine;
