@@ -5,36 +5,11 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use stonelab_go::{perft, Board, Geometry, Move, Rules};
-
-/// 32 fixed random games of up to 120 moves on 9x9 (xorshift from a fixed seed).
-fn games() -> Vec<Vec<Move>> {
-    let g = Geometry::new(9, 9).unwrap();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    (0..32)
-        .map(|_| {
-            let mut b = Board::new(g, Rules::default());
-            let mut moves = Vec::new();
-            for _ in 0..120 {
-                let legal: Vec<_> = b.legal_moves().iter().collect();
-                if legal.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let mv = Move::Play(legal[(seed % legal.len() as u64) as usize]);
-                b.play_unchecked(mv);
-                moves.push(mv);
-            }
-            moves
-        })
-        .collect()
-}
+use stonelab_go::{perft, Board, Geometry, Rules};
 
 fn bench(c: &mut Criterion) {
     let g = Geometry::new(9, 9).unwrap();
-    let games = games();
+    let games = perft::sample_games(g, Rules::default(), 32, 120, 0x2545_f491_4f6c_dd1d);
     let total: usize = games.iter().map(Vec::len).sum();
     c.bench_function(&format!("play_undo_9x9_{total}_moves"), |bch| {
         let mut b = Board::new(g, Rules::default());

@@ -11,7 +11,8 @@
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Move};
+use crate::bitboard::Geometry;
+use crate::board::{Board, Move, Rules};
 
 /// Sequences of `depth` stone moves from `board` (which is left as it was).
 #[must_use]
@@ -71,10 +72,42 @@ pub fn perft_naive(board: &mut Board, depth: u32) -> u64 {
     n
 }
 
+/// Fixed pseudo-random games for benchmarks (criterion and `stonelab go bench`): `games` games of
+/// up to `max_len` uniformly chosen legal moves from the empty board, from an xorshift64 stream
+/// started at `seed` (the same input gives the same games).
+#[must_use]
+pub fn sample_games(
+    geometry: Geometry,
+    rules: Rules,
+    games: usize,
+    max_len: usize,
+    seed: u64,
+) -> Vec<Vec<Move>> {
+    let mut state = seed | 1;
+    (0..games)
+        .map(|_| {
+            let mut b = Board::new(geometry, rules);
+            let mut moves = Vec::new();
+            for _ in 0..max_len {
+                let legal: Vec<_> = b.legal_moves().iter().collect();
+                if legal.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let mv = Move::Play(legal[(state % legal.len() as u64) as usize]);
+                b.play_unchecked(mv);
+                moves.push(mv);
+            }
+            moves
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Geometry, Rules};
 
     #[test]
     fn bulk_and_naive_agree_on_small_boards() {
