@@ -123,6 +123,8 @@ pub struct Board {
     hash: u64,
     captures: [u32; 2],
     passes: u32,
+    /// Whether moves are recorded for undo (see [`Board::set_keep_history`]).
+    keep_history: bool,
     history: Vec<Record>,
     block_trail: Vec<(u16, Block)>,
     parent_trail: Vec<(u16, u16)>,
@@ -142,6 +144,7 @@ impl Clone for Board {
             hash: self.hash,
             captures: self.captures,
             passes: self.passes,
+            keep_history: self.keep_history,
             history: self.history.clone(),
             block_trail: self.block_trail.clone(),
             parent_trail: self.parent_trail.clone(),
@@ -161,6 +164,7 @@ impl Clone for Board {
         self.hash = source.hash;
         self.captures = source.captures;
         self.passes = source.passes;
+        self.keep_history = source.keep_history;
         self.history.clone_from(&source.history);
         self.block_trail.clone_from(&source.block_trail);
         self.parent_trail.clone_from(&source.parent_trail);
@@ -204,6 +208,7 @@ impl Board {
             hash: 0,
             captures: [0; 2],
             passes: 0,
+            keep_history: true,
             history: Vec::new(),
             block_trail: Vec::new(),
             parent_trail: Vec::new(),
@@ -378,6 +383,33 @@ impl Board {
         self.parent_trail.clear();
     }
 
+    /// Turns the recording of moves for [`Board::undo`] on (the default) or off. Off, play skips the
+    /// history and the trails (playouts that never undo run faster) and the history is cleared.
+    pub fn set_keep_history(&mut self, keep: bool) {
+        self.keep_history = keep;
+        if !keep {
+            self.clear_history();
+        }
+    }
+
+    /// Copies `source`'s position (stones, blocks, side to move, ko, captures, passes, rules) into
+    /// `self`, reusing `self`'s allocations, without its history: `self`'s history is cleared and its
+    /// [`Board::set_keep_history`] setting is kept. For starting playouts from a root position.
+    pub fn copy_position_from(&mut self, source: &Board) {
+        self.geometry = source.geometry;
+        self.rules = source.rules;
+        self.stones = source.stones;
+        self.atari = source.atari;
+        self.parent.clone_from(&source.parent);
+        self.blocks.clone_from(&source.blocks);
+        self.to_move = source.to_move;
+        self.ko = source.ko;
+        self.hash = source.hash;
+        self.captures = source.captures;
+        self.passes = source.passes;
+        self.clear_history();
+    }
+
     /// Union-find root (bit index) of the block holding the stone on `p`.
     #[inline]
     fn find(&self, p: Point) -> usize {
@@ -437,7 +469,9 @@ impl Board {
     /// Writes a block slot (logged on the trail) and keeps the atari set of `color` in step.
     #[inline]
     fn set_block(&mut self, i: usize, block: Block, color: Color) {
-        self.block_trail.push((i as u16, self.blocks[i]));
+        if self.keep_history {
+            self.block_trail.push((i as u16, self.blocks[i]));
+        }
         self.blocks[i] = block;
         let a = &mut self.atari[color.index()];
         *a = if single(block.libs) {
@@ -449,7 +483,9 @@ impl Board {
 
     #[inline]
     fn set_parent(&mut self, i: usize, root: usize) {
-        self.parent_trail.push((i as u16, self.parent[i]));
+        if self.keep_history {
+            self.parent_trail.push((i as u16, self.parent[i]));
+        }
         self.parent[i] = root as u16;
     }
 
@@ -549,18 +585,20 @@ impl Board {
     }
 
     fn play_as_unchecked(&mut self, color: Color, mv: Move) {
-        self.history.push(Record {
-            mv,
-            stones: self.stones,
-            atari: self.atari,
-            to_move: self.to_move,
-            ko: self.ko,
-            hash: self.hash,
-            captures: self.captures,
-            passes: self.passes,
-            block_trail: self.block_trail.len() as u32,
-            parent_trail: self.parent_trail.len() as u32,
-        });
+        if self.keep_history {
+            self.history.push(Record {
+                mv,
+                stones: self.stones,
+                atari: self.atari,
+                to_move: self.to_move,
+                ko: self.ko,
+                hash: self.hash,
+                captures: self.captures,
+                passes: self.passes,
+                block_trail: self.block_trail.len() as u32,
+                parent_trail: self.parent_trail.len() as u32,
+            });
+        }
         let new_ko = match mv {
             Move::Pass => {
                 self.passes += 1;
