@@ -24,6 +24,9 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Slow reference: play every move of the last ply instead of counting legal moves in bulk
+    #[arg(long)]
+    pub naive: bool,
 }
 
 /// The JSON report, fields in the documented order.
@@ -43,7 +46,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let board = Board::new(geometry, rules);
     let start = Instant::now();
-    let nodes = perft::perft_parallel(&board, args.depth);
+    let nodes = if args.naive {
+        perft::perft_naive_parallel(&board, args.depth)
+    } else {
+        perft::perft_parallel(&board, args.depth)
+    };
     let seconds = start.elapsed().as_secs_f64();
     match args.format {
         Format::Text => println!("{nodes}"),

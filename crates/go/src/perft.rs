@@ -35,8 +35,18 @@ pub fn perft(board: &mut Board, depth: u32) -> u64 {
 /// [`perft`] with the root moves shared among rayon's threads.
 #[must_use]
 pub fn perft_parallel(board: &Board, depth: u32) -> u64 {
+    par_root(board, depth, perft)
+}
+
+/// [`perft_naive`] with the root moves shared among rayon's threads.
+#[must_use]
+pub fn perft_naive_parallel(board: &Board, depth: u32) -> u64 {
+    par_root(board, depth, perft_naive)
+}
+
+fn par_root(board: &Board, depth: u32, count: fn(&mut Board, u32) -> u64) -> u64 {
     if depth <= 1 {
-        return perft(&mut board.clone(), depth);
+        return count(&mut board.clone(), depth);
     }
     let moves: Vec<_> = board.legal_moves().iter().collect();
     moves
@@ -45,7 +55,7 @@ pub fn perft_parallel(board: &Board, depth: u32) -> u64 {
             || board.clone(),
             |b, &p| {
                 b.play_unchecked(Move::Play(p));
-                let n = perft(b, depth - 1);
+                let n = count(b, depth - 1);
                 b.undo().expect("a move was just played");
                 n
             },
@@ -124,11 +134,10 @@ mod tests {
                 },
             ] {
                 let mut b = Board::new(Geometry::new(r, c).unwrap(), rules);
-                assert_eq!(
-                    perft(&mut b, d),
-                    perft_naive(&mut b, d),
-                    "{r}x{c} d{d} {rules:?}"
-                );
+                let n = perft(&mut b, d);
+                assert_eq!(n, perft_naive(&mut b, d), "{r}x{c} d{d} {rules:?}");
+                assert_eq!(n, perft_parallel(&b, d));
+                assert_eq!(n, perft_naive_parallel(&b, d));
             }
         }
     }
