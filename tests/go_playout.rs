@@ -4,13 +4,14 @@
 //! ends, the area scores agree, and the same seed replays the same game.
 
 use stonelab_go::playout::{Playout, PlayoutConfig};
-use stonelab_go::{eyes_naive, Board, Color, Geometry, Move, Rng, Rules};
+use stonelab_go::{eyes_naive, Board, Color, EyeMasks, Geometry, Move, Rng, Rules};
 
 /// Plays `games` playouts on a `rows` x `cols` board with checks; returns the games stopped by the
 /// move cap.
 fn check(rows: usize, cols: usize, games: u64) -> u32 {
     let g = Geometry::new(rows, cols).unwrap();
     let mut playout = Playout::new(g, PlayoutConfig::default());
+    let masks = EyeMasks::new(g);
     let mut capped = 0;
     for seed in 0..games {
         let mut board = Board::new(g, Rules::STANDARD);
@@ -24,6 +25,7 @@ fn check(rows: usize, cols: usize, games: u64) -> u32 {
             }
             assert_eq!(pb.ko(), board.ko(), "{rows}x{cols} seed {seed} ko");
             let own_eyes = eyes_naive(&g, board.stones(me), board.empty());
+            assert_eq!(masks.eyes(board.stones(me), board.empty()), own_eyes);
             match mv {
                 Move::Play(p) => {
                     assert!(board.is_legal(p), "{rows}x{cols} seed {seed}: illegal {p}");

@@ -1,20 +1,28 @@
 //! Random playouts: each side plays a uniformly random legal move that does not fill one of its own
 //! rule-2/4 eyes (see [`crate::eyes`]), and passes when no such move is left; two passes in a row end
-//! the game, which is scored by area. Simple ko, suicide illegal (the rules of [`Rules::STANDARD`]).
+//! the game, which is scored by area (komi from [`PlayoutConfig`]). Simple ko, suicide illegal (the
+//! rules of [`Rules::STANDARD`]).
 //!
 //! A playout draws from a seeded [`Rng`], so the same seed replays the same game. A move cap guards
-//! against endless games (a long capture-and-refill cycle is possible in principle): after
-//! [`PlayoutConfig::max_moves`] moves (passes included; default three times the board's area) the
-//! game stops and the position is scored as it stands, with [`PlayoutResult::capped`] set.
+//! against endless games: simple ko does not stop every cycle (a 2x2 board always cycles; triple
+//! kos and "sending two, returning one" occur on bigger boards, about 0.15% of 9x9 games). After
+//! [`Playout::max_moves`] moves (passes included; default `3 * area + 64`, the `+ 64` so that games
+//! on tiny boards are not cut short) the game stops and the position is scored as it stands, with
+//! [`PlayoutResult::capped`] set. The tests check that capped games repeat a position (1xN boards
+//! excepted, where long games without a repeat are real).
 //!
 //! The general [`crate::Board`] keeps an undo trail, a Zobrist hash and bitboard liberties per
-//! block, which a playout never needs (about 430 ns a move there). Playouts run on
-//! [`PlayoutBoard`], a mailbox board in the libego style: a one-point border, chains as circular
+//! block, which a playout never needs (140 to 430 ns a move there, see BENCHMARKS.md). Playouts run
+//! on [`PlayoutBoard`], a mailbox board in the libego style: a one-point border, chains as circular
 //! stone lists, *pseudo-liberties* with their sum and sum of squares (a chain is in atari exactly
-//! when `count * sum_sq == sum^2`), and a list of empty points that the move choice samples from.
-//! The eye test is the per-point form of the seed's rule (neighbours own or off-board; own
-//! diagonals plus the virtual corner stones at least two), checked against [`crate::eyes_naive`]
-//! before every move in the tests.
+//! when `count * sum_sq == sum^2`), neighbour counts by colour, and a list of empty points that the
+//! move choice samples from without replacement (uniform over the acceptable points).
+//!
+//! The eye test in the playout is the per-point form of the seed's rule (all four neighbours own or
+//! off-board, which is one load of the neighbour counts; own diagonals plus the virtual corner
+//! stones at least two): a playout asks about one drawn point at a time, and the whole-board
+//! bitboard ([`crate::EyeMasks`]) would add its 20 to 35 ns to every move. The tests check every
+//! move against both [`crate::eyes_naive`] and the bitboard answer.
 //!
 //! ```
 //! use stonelab_go::playout::{Playout, PlayoutConfig};
