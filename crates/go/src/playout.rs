@@ -77,6 +77,15 @@ const SLOT_MASK: usize = SLOTS - 1;
 const EMPTY: u8 = 0;
 const OFF: u8 = 3;
 
+/// One pseudo-liberty at slot `lib`, packed: count 1 in bits 0..12, `lib` in the sum (bits 12..32),
+/// `lib^2` in the sum of squares (bits 32..64). On 19x19 a chain has at most 4 * 361 = 1444
+/// pseudo-liberties at slots below 441, so the fields never overflow into each other (count
+/// < 2^12, sum < 2^20, sum of squares < 2^28).
+#[inline]
+const fn lib_key(lib: usize) -> u64 {
+    1 | (lib as u64) << 12 | ((lib * lib) as u64) << 32
+}
+
 /// The mailbox colour code of a colour (1 black, 2 white).
 #[inline]
 const fn code(c: Color) -> u8 {
@@ -94,11 +103,11 @@ pub struct PlayoutBoard {
     chain: [u16; SLOTS],
     /// Next stone of the same chain (circular list).
     next: [u16; SLOTS],
-    /// Per chain root: stones, pseudo-liberties, their sum and sum of squares.
+    /// Per chain root: number of stones.
     size: [u16; SLOTS],
-    libs: [u16; SLOTS],
-    lib_sum: [u32; SLOTS],
-    lib_sq: [u32; SLOTS],
+    /// Per chain root: pseudo-liberties packed as `count | sum << 12 | sum_sq << 32` (see
+    /// [`lib_key`]), so adding or removing one is a single add or subtract.
+    libs: [u64; SLOTS],
     /// Empty points, in no particular order, and each empty point's index in that list.
     empties: [u16; SLOTS],
     empty_at: [u16; SLOTS],
@@ -129,8 +138,6 @@ impl PlayoutBoard {
             next: [0; SLOTS],
             size: [0; SLOTS],
             libs: [0; SLOTS],
-            lib_sum: [0; SLOTS],
-            lib_sq: [0; SLOTS],
             empties: [0; SLOTS],
             empty_at: [0; SLOTS],
             n_empty: 0,
@@ -251,23 +258,19 @@ impl PlayoutBoard {
 
     #[inline]
     fn in_atari(&self, root: usize) -> bool {
-        let libs = u64::from(self.libs[root]);
-        let sum = u64::from(self.lib_sum[root]);
-        libs * u64::from(self.lib_sq[root]) == sum * sum
+        let x = self.libs[root];
+        let (count, sum, sum_sq) = (x & 0xfff, (x >> 12) & 0xf_ffff, x >> 32);
+        count * sum_sq == sum * sum
     }
 
     #[inline]
     fn add_lib(&mut self, root: usize, lib: usize) {
-        self.libs[root] += 1;
-        self.lib_sum[root] += lib as u32;
-        self.lib_sq[root] += (lib * lib) as u32;
+        self.libs[root] += lib_key(lib);
     }
 
     #[inline]
     fn remove_lib(&mut self, root: usize, lib: usize) {
-        self.libs[root] -= 1;
-        self.lib_sum[root] -= lib as u32;
-        self.lib_sq[root] -= (lib * lib) as u32;
+        self.libs[root] -= lib_key(lib);
     }
 
     /// Whether the empty slot `s` is an eye of `c` by rule 2/4 (virtual corner stones included).
@@ -363,8 +366,6 @@ impl PlayoutBoard {
         self.next[s] = s as u16;
         self.size[s] = 1;
         self.libs[s] = 0;
-        self.lib_sum[s] = 0;
-        self.lib_sq[s] = 0;
         // One pass over the neighbours. `before` is their colour before the move: a neighbour
         // captured earlier in this pass already gave its liberty to the new stone.
         let nbrs = self.neighbours(s);
@@ -400,7 +401,7 @@ impl PlayoutBoard {
             }
         }
         let root = self.root(s);
-        self.ko = if captured == 1 && self.size[root] == 1 && self.libs[root] == 1 {
+        self.ko = if captured == 1 && self.size[root] == 1 && self.libs[root] & 0xfff == 1 {
             captured_at as u16
         } else {
             0
@@ -426,8 +427,6 @@ impl PlayoutBoard {
         self.next.swap(big, small);
         self.size[big] += self.size[small];
         self.libs[big] += self.libs[small];
-        self.lib_sum[big] += self.lib_sum[small];
-        self.lib_sq[big] += self.lib_sq[small];
     }
 
     /// Removes the chain with root `r`; its neighbours of colour `capturer` gain the liberties.
