@@ -5,12 +5,12 @@ use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Rng};
 
 fn min_ns(mut f: impl FnMut()) -> f64 {
     let mut best = f64::MAX;
-    for _ in 0..200 {
+    for _ in 0..100 {
         let t = Instant::now();
-        for _ in 0..10_000 {
+        for _ in 0..2_000 {
             f();
         }
-        best = best.min(t.elapsed().as_secs_f64() * 1e9 / 10_000.0);
+        best = best.min(t.elapsed().as_secs_f64() * 1e9 / 2_000.0);
     }
     best
 }
@@ -40,6 +40,30 @@ fn main() {
             black_box(p.eyes_both(black_box(black), black_box(white)));
         })
     );
+    // 64 different positions, each call independent: throughput rather than one value's latency.
+    let boards: Vec<[Bitboard; 2]> = (0..64)
+        .map(|_| {
+            let (mut b, mut w) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for q in g.points() {
+                match rng.below(5) {
+                    0 | 1 => b.set(q),
+                    2 | 3 => w.set(q),
+                    _ => {}
+                }
+            }
+            [b, w]
+        })
+        .collect();
+    let mut out = vec![[Bitboard::EMPTY; 2]; 64];
+    for (name, masks) in [("detected isa", m), ("portable", p)] {
+        let per = min_ns(|| {
+            for (o, [b, w]) in out.iter_mut().zip(black_box(&boards)) {
+                *o = masks.eyes_both(*b, *w);
+            }
+            black_box(&out);
+        }) / 64.0;
+        println!("both, 64 positions ({name}): {per:.1} ns per position");
+    }
     let empty = g.not(black | white);
     println!(
         "one (detected isa):  {:.1} ns",
