@@ -16,6 +16,12 @@ fn effective_ghz() -> f64 {
     0.6 / t.elapsed().as_secs_f64()
 }
 
+/// Nanoseconds this thread has run on a CPU (Linux `/proc/thread-self/schedstat`), if readable.
+fn cpu_ns() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
 fn main() {
     let size: usize = std::env::args().nth(1).map_or(9, |s| s.parse().unwrap());
     let count: u64 = std::env::args()
@@ -24,12 +30,20 @@ fn main() {
     let mut playout = Playout::new(Geometry::new(size, size).unwrap(), PlayoutConfig::default());
     let mut rng = Rng::new(5);
     let before = effective_ghz();
+    let cpu_start = cpu_ns();
     let start = Instant::now();
     let mut moves = 0u64;
     for _ in 0..count {
         moves += u64::from(playout.run(&mut rng).moves);
     }
     let t = start.elapsed().as_secs_f64();
+    if let (Some(a), Some(b)) = (cpu_start, cpu_ns()) {
+        println!(
+            "{size}x{size}: {:.0} playouts per CPU-second (on-CPU {:.0}% of wall time)",
+            count as f64 / ((b - a) / 1e9),
+            (b - a) / 1e9 / t * 100.0
+        );
+    }
     let after = effective_ghz();
     let ghz = (before + after) / 2.0;
     let cycles = t / count as f64 * ghz * 1e9;

@@ -117,8 +117,8 @@ pub struct PlayoutBoard {
     /// Neighbour counts by colour code, four bits each: empty, black, white, off-board (libego's
     /// trick: the usual "has an empty neighbour" and "eye-like" questions are one load).
     nbr: [u16; SLOTS],
-    /// Bitboard index of each mailbox slot (on-board slots only).
-    to_bit: [u16; SLOTS],
+    /// The point of each mailbox slot (meaningful for on-board slots only).
+    to_point: [Point; SLOTS],
     to_move: Color,
     /// Slot banned by simple ko for the side to move, 0 if none.
     ko: u16,
@@ -143,7 +143,7 @@ impl PlayoutBoard {
             n_empty: 0,
             virtual_diagonals: [0; SLOTS],
             nbr: [0; SLOTS],
-            to_bit: [0; SLOTS],
+            to_point: [Point::new(0, 0); SLOTS],
             to_move: Color::Black,
             ko: 0,
         };
@@ -152,7 +152,7 @@ impl PlayoutBoard {
         for p in geometry.points() {
             let s = b.slot(p);
             b.colour[s] = EMPTY;
-            b.to_bit[s] = p.index() as u16;
+            b.to_point[s] = p;
             b.empty_at[s] = b.n_empty as u16;
             b.empties[b.n_empty] = s as u16;
             b.n_empty += 1;
@@ -190,7 +190,7 @@ impl PlayoutBoard {
     /// The point of an on-board slot.
     #[inline]
     fn point(&self, s: usize) -> Point {
-        Point::from_index(self.to_bit[s] as usize).expect("on-board slot")
+        self.to_point[s & SLOT_MASK]
     }
 
     /// The board's geometry.
