@@ -239,3 +239,47 @@ fn play_as_other_colour() {
     assert_eq!(b.color_at(Point::new(1, 1)), Some(Color::White));
     b.check_consistency().unwrap();
 }
+
+#[test]
+fn without_history_plays_the_same_positions() {
+    for (n, rules) in [
+        (5, Rules::STANDARD),
+        (9, Rules::STANDARD),
+        (
+            4,
+            Rules {
+                suicide: true,
+                simple_ko: true,
+            },
+        ),
+    ] {
+        let g = Geometry::new(n, n).unwrap();
+        let mut rng = Rng(n as u64 * 31 + 7);
+        let mut a = Board::new(g, rules);
+        let mut b = Board::new(g, rules);
+        b.set_keep_history(false);
+        let mut c = Board::new(g, rules);
+        for _ in 0..400 {
+            let pts: Vec<Point> = a.legal_moves().iter().collect();
+            let mv = if pts.is_empty() || rng.below(20) == 0 {
+                Move::Pass
+            } else {
+                Move::Play(pts[rng.below(pts.len())])
+            };
+            a.try_play(mv).unwrap();
+            b.try_play(mv).unwrap();
+            b.check_consistency().unwrap();
+            assert_eq!((a.to_setup(), a.hash()), (b.to_setup(), b.hash()));
+            assert_eq!(a.legal_moves(), b.legal_moves());
+            c.copy_position_from(&a);
+            c.check_consistency().unwrap();
+            assert_eq!(c.history_len(), 0);
+            assert_eq!(
+                (c.to_setup(), c.hash(), c.passes()),
+                (a.to_setup(), a.hash(), a.passes())
+            );
+        }
+        assert!(b.undo().is_err());
+        assert_eq!(a.history_len(), 400);
+    }
+}

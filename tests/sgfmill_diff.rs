@@ -192,7 +192,7 @@ fn boards_match_sgfmill_on_random_games() {
         "{}/tests/python/sgfmill_board.py",
         env!("CARGO_MANIFEST_DIR")
     );
-    let mut rng = Rng(0x5eed_0f_5f_3111);
+    let mut rng = Rng(0x5eed_0f5f_3111);
     let mut cmds = String::new();
     let mut expects = Vec::new();
     let mut game_starts = Vec::new();

@@ -1,4 +1,17 @@
 //! `stonelab go eyes`: marks the rule-2/4 eye points of a board diagram.
+//!
+//! The diagram is strict: one line per row, top first, `X` black, `O` white, `.` empty, every row the
+//! same length, 1..=19 rows and columns (a trailing `\r` and blank lines at the very end are
+//! allowed). Text output is the diagram with every eye point (of the colours asked for) as `e`.
+//! JSON output is `{"rows":R,"cols":C,"black":[[x,y],...],"white":[[x,y],...]}` with x the
+//! column and y the row, 0-based from the top left, sorted by y then x; a colour not asked for
+//! (`--colour black` or `--colour white`) has an empty list.
+
+use std::time::Instant;
+
+use anyhow::bail;
+use stonelab_go::playout::{Playout, PlayoutConfig};
+use stonelab_go::{eyes_naive, Bitboard, Color, EyeMasks, Geometry, Point, Rng, MAX_SIZE};
 
 use crate::common::Format;
 
@@ -22,11 +35,188 @@ pub struct Args {
     pub file: String,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("go eyes is not implemented yet")
+/// A parsed diagram.
+struct Diagram {
+    geometry: Geometry,
+    stones: [Bitboard; 2],
+}
+
+/// Reads a strict diagram (see the module docs); errors name the line and column (1-based).
+fn parse_diagram(text: &str) -> anyhow::Result<Diagram> {
+    let mut lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    if lines.is_empty() {
+        bail!("empty diagram: expected one line per row of X, O and .");
+    }
+    let cols = lines[0].chars().count();
+    if lines.len() > MAX_SIZE || cols > MAX_SIZE {
+        bail!(
+            "diagram is {}x{cols} (rows x columns); at most {MAX_SIZE}x{MAX_SIZE} is supported",
+            lines.len()
+        );
+    }
+    let mut stones = [Bitboard::EMPTY; 2];
+    for (r, line) in lines.iter().enumerate() {
+        let len = line.chars().count();
+        if len != cols {
+            bail!(
+                "ragged diagram: line {} has {len} columns, line 1 has {cols}",
+                r + 1
+            );
+        }
+        for (c, ch) in line.chars().enumerate() {
+            let colour = match ch {
+                'X' => Some(Color::Black),
+                'O' => Some(Color::White),
+                '.' => None,
+                _ => bail!(
+                    "unknown character {ch:?} at line {}, column {} (use X, O and .)",
+                    r + 1,
+                    c + 1
+                ),
+            };
+            if let Some(colour) = colour {
+                stones[colour.index()].set(Point::new(r, c));
+            }
+        }
+    }
+    let geometry = Geometry::new(lines.len(), cols)?;
+    Ok(Diagram { geometry, stones })
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let text = crate::common::read_input(Some(&args.file))?;
+    let d = parse_diagram(&text)?;
+    let g = d.geometry;
+    let mut eyes = EyeMasks::new(g).eyes_both(d.stones[0], d.stones[1]);
+    match args.colour {
+        Colour::Black => eyes[1] = Bitboard::EMPTY,
+        Colour::White => eyes[0] = Bitboard::EMPTY,
+        Colour::Both => {}
+    }
+    match args.format {
+        Format::Text => {
+            let mut out = String::with_capacity(g.rows() * (g.cols() + 1));
+            for r in 0..g.rows() {
+                for c in 0..g.cols() {
+                    let p = Point::new(r, c);
+                    out.push(if (eyes[0] | eyes[1]).contains(p) {
+                        'e'
+                    } else if d.stones[0].contains(p) {
+                        'X'
+                    } else if d.stones[1].contains(p) {
+                        'O'
+                    } else {
+                        '.'
+                    });
+                }
+                out.push('\n');
+            }
+            print!("{out}");
+        }
+        Format::Json => {
+            // Bitboard order is row by row, then column: already sorted by y then x.
+            let list =
+                |b: Bitboard| -> Vec<[usize; 2]> { b.iter().map(|p| [p.col(), p.row()]).collect() };
+            crate::common::print_json(&EyesJson {
+                rows: g.rows(),
+                cols: g.cols(),
+                black: list(eyes[0]),
+                white: list(eyes[1]),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The JSON report, fields in the contract's order.
+#[derive(serde::Serialize)]
+struct EyesJson {
+    rows: usize,
+    cols: usize,
+    black: Vec<[usize; 2]>,
+    white: Vec<[usize; 2]>,
+}
+
+/// Median nanoseconds per call of `f` over a few timed batches.
+fn median_ns(batches: usize, per_batch: u32, mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..batches)
+        .map(|_| {
+            let start = Instant::now();
+            for _ in 0..per_batch {
+                f();
+            }
+            start.elapsed().as_secs_f64() * 1e9 / f64::from(per_batch)
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// A fixed 19x19 position for the eye benchmarks: about 40% black, 40% white.
+fn bench_position(g: &Geometry) -> [Bitboard; 2] {
+    let mut rng = Rng::new(19);
+    let mut stones = [Bitboard::EMPTY; 2];
+    for p in g.points() {
+        match rng.below(5) {
+            0 | 1 => stones[0].set(p),
+            2 | 3 => stones[1].set(p),
+            _ => {}
+        }
+    }
+    stones
+}
+
+/// Playouts per second from the empty board, one thread, fixed seed: the median over batches of
+/// about `seconds / 15` each (the median resists other load on a shared machine).
+fn playouts_per_s(size: usize, seconds: f64) -> f64 {
+    let g = Geometry::new(size, size).expect("valid size");
+    let mut playout = Playout::new(g, PlayoutConfig::default());
+    let mut rng = Rng::new(5);
+    let per_batch = if size <= 9 { 400 } else { 40 };
+    let start = Instant::now();
+    let mut rates = Vec::new();
+    while rates.len() < 5 || start.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        for _ in 0..per_batch {
+            std::hint::black_box(playout.run(&mut rng));
+        }
+        rates.push(f64::from(per_batch) / t.elapsed().as_secs_f64());
+    }
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
 }
 
 /// Figures for `stonelab go bench`: `eyes_ns`, `eyes_naive_ns`, `playouts_per_s_9x9`, `playouts_per_s_19x19`.
 pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
-    Ok(Vec::new())
+    use std::hint::black_box;
+    let g = Geometry::new(19, 19)?;
+    let masks = EyeMasks::new(g);
+    let [black, white] = bench_position(&g);
+    let eyes_ns = median_ns(21, 200_000, || {
+        black_box(masks.eyes_both(black_box(black), black_box(white)));
+    });
+    let eyes_naive_ns = median_ns(11, 500, || {
+        let (black, white) = (black_box(black), black_box(white));
+        let empty = g.not(black | white);
+        black_box([eyes_naive(&g, black, empty), eyes_naive(&g, white, empty)]);
+    });
+    let round = |x: f64| (x * 10.0).round() / 10.0;
+    Ok(vec![
+        ("eyes_ns".into(), round(eyes_ns).into()),
+        ("eyes_naive_ns".into(), round(eyes_naive_ns).into()),
+        (
+            "playouts_per_s_9x9".into(),
+            playouts_per_s(9, 1.0).round().into(),
+        ),
+        (
+            "playouts_per_s_19x19".into(),
+            playouts_per_s(19, 1.0).round().into(),
+        ),
+    ])
 }

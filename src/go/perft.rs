@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use stonelab_go::vertex::{format_size, parse_size};
-use stonelab_go::{perft, Board, Geometry, Move, Rules};
+use stonelab_go::{perft, Board, Geometry, Rules};
 
 use crate::common::Format;
 
@@ -24,6 +24,9 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Slow reference: play every move of the last ply instead of counting legal moves in bulk
+    #[arg(long)]
+    pub naive: bool,
 }
 
 /// The JSON report, fields in the documented order.
@@ -43,7 +46,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let board = Board::new(geometry, rules);
     let start = Instant::now();
-    let nodes = perft::perft_parallel(&board, args.depth);
+    let nodes = if args.naive {
+        perft::perft_naive_parallel(&board, args.depth)
+    } else {
+        perft::perft_parallel(&board, args.depth)
+    };
     let seconds = start.elapsed().as_secs_f64();
     match args.format {
         Format::Text => println!("{nodes}"),
@@ -66,26 +73,8 @@ pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
     let nodes = perft::perft_parallel(&board, 4);
     let perft_rate = nodes as f64 / start.elapsed().as_secs_f64();
 
-    // Fixed move sequences: 64 games of up to 120 moves, picked by a fixed xorshift stream.
-    let mut games = Vec::new();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    for _ in 0..64 {
-        let mut b = Board::new(g, Rules::default());
-        let mut moves = Vec::new();
-        for _ in 0..120 {
-            let legal: Vec<_> = b.legal_moves().iter().collect();
-            if legal.is_empty() {
-                break;
-            }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mv = Move::Play(legal[(seed % legal.len() as u64) as usize]);
-            b.play_unchecked(mv);
-            moves.push(mv);
-        }
-        games.push(moves);
-    }
+    // Fixed move sequences: 64 games of up to 120 moves.
+    let games = perft::sample_games(g, Rules::default(), 64, 120, 0x2545_f491_4f6c_dd1d);
     let mut b = Board::new(g, Rules::default());
     let mut ops = 0u64;
     let start = Instant::now();
@@ -104,7 +93,7 @@ pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
     Ok(vec![
         (
             "perft_nodes_per_s".to_string(),
-            serde_json::json!(perft_rate.round()),
+            serde_json::json!(perft_rate.round() as u64),
         ),
         (
             "play_undo_ns".to_string(),

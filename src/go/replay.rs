@@ -133,13 +133,13 @@ fn replay_sgf(board: &mut Board, text: &str) -> anyhow::Result<usize> {
         let mut setup: Option<Setup> = None;
         for prop in node.properties() {
             match prop {
-                Prop::SZ((cols, rows)) => {
-                    if (usize::from(*rows), usize::from(*cols)) != (g.rows(), g.cols()) {
-                        bail!(
-                            "SGF board size {rows}x{cols} differs from --size {}",
-                            format_size(&g)
-                        );
-                    }
+                Prop::SZ((cols, rows))
+                    if (usize::from(*rows), usize::from(*cols)) != (g.rows(), g.cols()) =>
+                {
+                    bail!(
+                        "SGF board size {rows}x{cols} differs from --size {}",
+                        format_size(&g)
+                    );
                 }
                 Prop::AB(points) | Prop::AW(points) | Prop::AE(points) => {
                     let color = match prop {

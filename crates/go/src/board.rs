@@ -95,6 +95,7 @@ struct Block {
 struct Record {
     mv: Move,
     stones: [Bitboard; 2],
+    atari: [Bitboard; 2],
     to_move: Color,
     ko: Option<Point>,
     hash: u64,
@@ -110,6 +111,9 @@ pub struct Board {
     geometry: Geometry,
     rules: Rules,
     stones: [Bitboard; 2],
+    /// Per colour, the stones of blocks with exactly one liberty (kept with the blocks, so that
+    /// legality is a few bitboard operations).
+    atari: [Bitboard; 2],
     /// Union-find parent of each stone's point (bit index); a root is its own parent.
     parent: Vec<u16>,
     /// Block slot per point; only the slots of roots are meaningful.
@@ -119,6 +123,8 @@ pub struct Board {
     hash: u64,
     captures: [u32; 2],
     passes: u32,
+    /// Whether moves are recorded for undo (see [`Board::set_keep_history`]).
+    keep_history: bool,
     history: Vec<Record>,
     block_trail: Vec<(u16, Block)>,
     parent_trail: Vec<(u16, u16)>,
@@ -130,6 +136,7 @@ impl Clone for Board {
             geometry: self.geometry,
             rules: self.rules,
             stones: self.stones,
+            atari: self.atari,
             parent: self.parent.clone(),
             blocks: self.blocks.clone(),
             to_move: self.to_move,
@@ -137,6 +144,7 @@ impl Clone for Board {
             hash: self.hash,
             captures: self.captures,
             passes: self.passes,
+            keep_history: self.keep_history,
             history: self.history.clone(),
             block_trail: self.block_trail.clone(),
             parent_trail: self.parent_trail.clone(),
@@ -148,6 +156,7 @@ impl Clone for Board {
         self.geometry = source.geometry;
         self.rules = source.rules;
         self.stones = source.stones;
+        self.atari = source.atari;
         self.parent.clone_from(&source.parent);
         self.blocks.clone_from(&source.blocks);
         self.to_move = source.to_move;
@@ -155,10 +164,26 @@ impl Clone for Board {
         self.hash = source.hash;
         self.captures = source.captures;
         self.passes = source.passes;
+        self.keep_history = source.keep_history;
         self.history.clone_from(&source.history);
         self.block_trail.clone_from(&source.block_trail);
         self.parent_trail.clone_from(&source.parent_trail);
     }
+}
+
+/// Whether `b` holds exactly one point.
+#[inline]
+fn single(b: Bitboard) -> bool {
+    let mut seen = false;
+    for w in b.0 {
+        if w != 0 {
+            if seen || w & (w - 1) != 0 {
+                return false;
+            }
+            seen = true;
+        }
+    }
+    seen
 }
 
 /// Number of table slots a geometry needs: the highest bit index on the board, plus one.
@@ -175,6 +200,7 @@ impl Board {
             geometry,
             rules,
             stones: [Bitboard::EMPTY; 2],
+            atari: [Bitboard::EMPTY; 2],
             parent: (0..n as u16).collect(),
             blocks: vec![Block::default(); n],
             to_move: Color::Black,
@@ -182,6 +208,7 @@ impl Board {
             hash: 0,
             captures: [0; 2],
             passes: 0,
+            keep_history: true,
             history: Vec::new(),
             block_trail: Vec::new(),
             parent_trail: Vec::new(),
@@ -201,9 +228,10 @@ impl Board {
         }
         let mut board = Board::new(setup.geometry, rules);
         board.stones = [setup.black, setup.white];
-        let (parent, blocks) = board.rebuild_tables();
+        let (parent, blocks, atari) = board.rebuild_tables();
         board.parent = parent;
         board.blocks = blocks;
+        board.atari = atari;
         board.to_move = setup.to_move;
         board.ko = if rules.simple_ko { setup.ko } else { None };
         board.captures = setup.captures;
@@ -226,11 +254,12 @@ impl Board {
 
     /// Union-find tables built from scratch from the stones: every block is a flat tree rooted at
     /// its lowest point.
-    fn rebuild_tables(&self) -> (Vec<u16>, Vec<Block>) {
+    fn rebuild_tables(&self) -> (Vec<u16>, Vec<Block>, [Bitboard; 2]) {
         let n = slots(&self.geometry);
         let mut parent: Vec<u16> = (0..n as u16).collect();
         let mut blocks = vec![Block::default(); n];
         let empty = self.empty();
+        let mut atari = [Bitboard::EMPTY; 2];
         for color in Color::ALL {
             let mut rest = self.stones[color.index()];
             while let Some(p) = rest.first() {
@@ -242,10 +271,13 @@ impl Board {
                     parent[q.index()] = p.index() as u16;
                 }
                 blocks[p.index()] = Block { stones, libs };
+                if libs.count() == 1 {
+                    atari[color.index()] |= stones;
+                }
                 rest = rest.and_not(stones);
             }
         }
-        (parent, blocks)
+        (parent, blocks, atari)
     }
 
     /// The board's size and masks.
@@ -351,10 +383,42 @@ impl Board {
         self.parent_trail.clear();
     }
 
+    /// Turns the recording of moves for [`Board::undo`] on (the default) or off. Off, play skips the
+    /// history and the trails (playouts that never undo run faster) and the history is cleared.
+    pub fn set_keep_history(&mut self, keep: bool) {
+        self.keep_history = keep;
+        if !keep {
+            self.clear_history();
+        }
+    }
+
+    /// Copies `source`'s position (stones, blocks, side to move, ko, captures, passes, rules) into
+    /// `self`, reusing `self`'s allocations, without its history: `self`'s history is cleared and its
+    /// [`Board::set_keep_history`] setting is kept. For starting playouts from a root position.
+    pub fn copy_position_from(&mut self, source: &Board) {
+        self.geometry = source.geometry;
+        self.rules = source.rules;
+        self.stones = source.stones;
+        self.atari = source.atari;
+        self.parent.clone_from(&source.parent);
+        self.blocks.clone_from(&source.blocks);
+        self.to_move = source.to_move;
+        self.ko = source.ko;
+        self.hash = source.hash;
+        self.captures = source.captures;
+        self.passes = source.passes;
+        self.clear_history();
+    }
+
     /// Union-find root (bit index) of the block holding the stone on `p`.
     #[inline]
     fn find(&self, p: Point) -> usize {
-        let mut i = p.index();
+        self.find_index(p.index())
+    }
+
+    /// Union-find root of the stone with bit index `i`.
+    #[inline]
+    fn find_index(&self, mut i: usize) -> usize {
         loop {
             let q = self.parent[i] as usize;
             if q == i {
@@ -395,15 +459,33 @@ impl Board {
         }
     }
 
+    /// The stones of `color` whose block has exactly one liberty.
+    #[must_use]
     #[inline]
-    fn set_block(&mut self, i: usize, block: Block) {
-        self.block_trail.push((i as u16, self.blocks[i]));
+    pub fn in_atari(&self, color: Color) -> Bitboard {
+        self.atari[color.index()]
+    }
+
+    /// Writes a block slot (logged on the trail) and keeps the atari set of `color` in step.
+    #[inline]
+    fn set_block(&mut self, i: usize, block: Block, color: Color) {
+        if self.keep_history {
+            self.block_trail.push((i as u16, self.blocks[i]));
+        }
         self.blocks[i] = block;
+        let a = &mut self.atari[color.index()];
+        *a = if single(block.libs) {
+            *a | block.stones
+        } else {
+            a.and_not(block.stones)
+        };
     }
 
     #[inline]
     fn set_parent(&mut self, i: usize, root: usize) {
-        self.parent_trail.push((i as u16, self.parent[i]));
+        if self.keep_history {
+            self.parent_trail.push((i as u16, self.parent[i]));
+        }
         self.parent[i] = root as u16;
     }
 
@@ -428,22 +510,12 @@ impl Board {
     /// Whether a stone of `color` on the empty point `p` would capture nothing and have no liberty.
     #[inline]
     fn is_suicide(&self, color: Color, p: Point) -> bool {
-        let pb = Bitboard::from_point(p);
-        let nbrs = self.geometry.neighbours(pb);
-        if (nbrs & self.empty()).any() {
-            return false;
-        }
-        for q in (nbrs & self.stones[color.index()]).iter() {
-            if self.blocks[self.find(q)].libs.and_not(pb).any() {
-                return false;
-            }
-        }
-        for q in (nbrs & self.stones[color.opponent().index()]).iter() {
-            if self.blocks[self.find(q)].libs == pb {
-                return false;
-            }
-        }
-        true
+        // Safe when some neighbour is empty, an own stone of a block with two or more liberties, or
+        // an opponent stone in atari (whose last liberty, being next to it, is `p`).
+        let c = color.index();
+        let o = color.opponent().index();
+        let safe = self.empty() | self.stones[c].and_not(self.atari[c]) | self.atari[o];
+        (self.geometry.neighbours(Bitboard::from_point(p)) & safe).is_empty()
     }
 
     /// Whether the side to move may play on `p` (on the board, empty, not a ko retake, not suicide
@@ -455,30 +527,19 @@ impl Board {
     }
 
     /// Every point the side to move may play, computed in bulk: an empty point is legal when it has an
-    /// empty neighbour, touches an own block with two or more liberties, or is the last liberty of an
-    /// opponent block; minus the ko point.
+    /// empty neighbour, touches an own block with two or more liberties, or touches an opponent block
+    /// in atari (it is then that block's last liberty); minus the ko point.
     #[must_use]
+    #[inline]
     pub fn legal_moves(&self) -> Bitboard {
         let empty = self.empty();
         let mut ok = if self.rules.suicide {
             empty
         } else {
-            let mut ok = self.geometry.neighbours(empty);
-            self.for_each_block(self.to_move, |_, libs| {
-                let mut rest = libs;
-                if let Some(p) = rest.first() {
-                    rest.clear(p);
-                    if rest.any() {
-                        ok |= libs;
-                    }
-                }
-            });
-            self.for_each_block(self.to_move.opponent(), |_, libs| {
-                if libs.count() == 1 {
-                    ok |= libs;
-                }
-            });
-            ok & empty
+            let c = self.to_move.index();
+            let o = 1 - c;
+            let safe = empty | self.stones[c].and_not(self.atari[c]) | self.atari[o];
+            self.geometry.neighbours(safe) & empty
         };
         if let Some(k) = self.ko {
             ok.clear(k);
@@ -524,17 +585,20 @@ impl Board {
     }
 
     fn play_as_unchecked(&mut self, color: Color, mv: Move) {
-        self.history.push(Record {
-            mv,
-            stones: self.stones,
-            to_move: self.to_move,
-            ko: self.ko,
-            hash: self.hash,
-            captures: self.captures,
-            passes: self.passes,
-            block_trail: self.block_trail.len() as u32,
-            parent_trail: self.parent_trail.len() as u32,
-        });
+        if self.keep_history {
+            self.history.push(Record {
+                mv,
+                stones: self.stones,
+                atari: self.atari,
+                to_move: self.to_move,
+                ko: self.ko,
+                hash: self.hash,
+                captures: self.captures,
+                passes: self.passes,
+                block_trail: self.block_trail.len() as u32,
+                parent_trail: self.parent_trail.len() as u32,
+            });
+        }
         let new_ko = match mv {
             Move::Pass => {
                 self.passes += 1;
@@ -562,26 +626,45 @@ impl Board {
         let o = color.opponent().index();
         let g = self.geometry;
         let pb = Bitboard::from_point(p);
-        let nbrs = g.neighbours(pb);
         let empty = self.empty();
 
-        // Distinct neighbouring roots of each colour.
-        let mut own = [0usize; 4];
-        let mut n_own = 0;
-        for q in (nbrs & self.stones[c]).iter() {
-            let r = self.find(q);
-            if !own[..n_own].contains(&r) {
-                own[n_own] = r;
-                n_own += 1;
+        // The on-board neighbours by index arithmetic (cheaper than iterating a bitboard), and the
+        // distinct neighbouring roots of each colour.
+        let i = p.index();
+        let (row, col) = (p.row(), p.col());
+        let mut nbr_idx = [0usize; 4];
+        let mut n_nbr = 0;
+        for (ok, q) in [
+            (row > 0, i.wrapping_sub(STRIDE)),
+            (col > 0, i.wrapping_sub(1)),
+            (col + 1 < g.cols(), i + 1),
+            (row + 1 < g.rows(), i + STRIDE),
+        ] {
+            if ok {
+                nbr_idx[n_nbr] = q;
+                n_nbr += 1;
             }
         }
+        let mut nbrs = Bitboard::EMPTY;
+        let mut own = [0usize; 4];
+        let mut n_own = 0;
         let mut opp = [0usize; 4];
         let mut n_opp = 0;
-        for q in (nbrs & self.stones[o]).iter() {
-            let r = self.find(q);
-            if !opp[..n_opp].contains(&r) {
-                opp[n_opp] = r;
-                n_opp += 1;
+        for &q in &nbr_idx[..n_nbr] {
+            let (w, bit) = (q / 64, 1u64 << (q % 64));
+            nbrs.0[w] |= bit;
+            if self.stones[c].0[w] & bit != 0 {
+                let r = self.find_index(q);
+                if !own[..n_own].contains(&r) {
+                    own[n_own] = r;
+                    n_own += 1;
+                }
+            } else if self.stones[o].0[w] & bit != 0 {
+                let r = self.find_index(q);
+                if !opp[..n_opp].contains(&r) {
+                    opp[n_opp] = r;
+                    n_opp += 1;
+                }
             }
         }
 
@@ -593,16 +676,18 @@ impl Board {
             stones: pb,
             libs: nbrs & empty,
         };
-        let mut root = p.index();
+        let mut root = if n_own > 0 { own[0] } else { p.index() };
         let mut root_size = 0;
         for &r in &own[..n_own] {
             let b = self.blocks[r];
             merged.stones |= b.stones;
             merged.libs |= b.libs;
-            let size = b.stones.count();
-            if size > root_size {
-                root = r;
-                root_size = size;
+            if n_own > 1 {
+                let size = b.stones.count();
+                if size > root_size {
+                    root = r;
+                    root_size = size;
+                }
             }
         }
         merged.libs.clear(p);
@@ -621,16 +706,17 @@ impl Board {
             if b.libs.is_empty() {
                 captured |= b.stones;
             } else {
-                self.set_block(r, b);
+                self.set_block(r, b, color.opponent());
             }
         }
 
         if captured.any() {
             self.stones[o] ^= captured;
+            self.atari[o] = self.atari[o].and_not(captured);
             self.hash ^= zobrist::stones_hash(color.opponent(), captured);
             self.captures[c] += captured.count();
             merged.libs |= g.neighbours(merged.stones) & captured;
-            self.set_block(root, merged);
+            self.set_block(root, merged, color);
             // Other own blocks next to the captured stones gain liberties.
             let mut touched = (g.neighbours(captured) & self.stones[c]).and_not(merged.stones);
             while let Some(q) = touched.first() {
@@ -638,7 +724,7 @@ impl Board {
                 let mut b = self.blocks[r];
                 b.libs |= g.neighbours(b.stones) & captured;
                 touched = touched.and_not(b.stones);
-                self.set_block(r, b);
+                self.set_block(r, b, color);
             }
             if self.rules.simple_ko && merged.stones == pb && captured.count() == 1 {
                 // A lone stone that took a lone stone and has that point as its only liberty.
@@ -649,11 +735,12 @@ impl Board {
             return None;
         }
 
-        self.set_block(root, merged);
+        self.set_block(root, merged, color);
         if merged.libs.is_empty() {
             // Suicide (only reached when the rules allow it): the block leaves the board.
             debug_assert!(self.rules.suicide);
             self.stones[c] ^= merged.stones;
+            self.atari[c] = self.atari[c].and_not(merged.stones);
             self.hash ^= zobrist::stones_hash(color, merged.stones);
             self.captures[o] += merged.stones.count();
             let mut touched = g.neighbours(merged.stones) & self.stones[o];
@@ -662,7 +749,7 @@ impl Board {
                 let mut b = self.blocks[r];
                 b.libs |= g.neighbours(b.stones) & merged.stones;
                 touched = touched.and_not(b.stones);
-                self.set_block(r, b);
+                self.set_block(r, b, color.opponent());
             }
         }
         None
@@ -680,6 +767,7 @@ impl Board {
             self.parent[i as usize] = v;
         }
         self.stones = r.stones;
+        self.atari = r.atari;
         self.to_move = r.to_move;
         self.ko = r.ko;
         self.hash = r.hash;
@@ -707,7 +795,13 @@ impl Board {
         if self.occupied().and_not(g.mask()).any() {
             return Err("stones off the board".into());
         }
-        let (_, fresh) = self.rebuild_tables();
+        let (_, fresh, atari) = self.rebuild_tables();
+        if atari != self.atari {
+            return Err(format!(
+                "atari sets {:?} differ from rebuilt {atari:?}",
+                self.atari
+            ));
+        }
         for color in Color::ALL {
             let mine = self.stones[color.index()];
             let mut rest = mine;

@@ -11,7 +11,8 @@
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Move};
+use crate::bitboard::Geometry;
+use crate::board::{Board, Move, Rules};
 
 /// Sequences of `depth` stone moves from `board` (which is left as it was).
 #[must_use]
@@ -34,8 +35,18 @@ pub fn perft(board: &mut Board, depth: u32) -> u64 {
 /// [`perft`] with the root moves shared among rayon's threads.
 #[must_use]
 pub fn perft_parallel(board: &Board, depth: u32) -> u64 {
+    par_root(board, depth, perft)
+}
+
+/// [`perft_naive`] with the root moves shared among rayon's threads.
+#[must_use]
+pub fn perft_naive_parallel(board: &Board, depth: u32) -> u64 {
+    par_root(board, depth, perft_naive)
+}
+
+fn par_root(board: &Board, depth: u32, count: fn(&mut Board, u32) -> u64) -> u64 {
     if depth <= 1 {
-        return perft(&mut board.clone(), depth);
+        return count(&mut board.clone(), depth);
     }
     let moves: Vec<_> = board.legal_moves().iter().collect();
     moves
@@ -44,7 +55,7 @@ pub fn perft_parallel(board: &Board, depth: u32) -> u64 {
             || board.clone(),
             |b, &p| {
                 b.play_unchecked(Move::Play(p));
-                let n = perft(b, depth - 1);
+                let n = count(b, depth - 1);
                 b.undo().expect("a move was just played");
                 n
             },
@@ -71,10 +82,42 @@ pub fn perft_naive(board: &mut Board, depth: u32) -> u64 {
     n
 }
 
+/// Fixed pseudo-random games for benchmarks (criterion and `stonelab go bench`): `games` games of
+/// up to `max_len` uniformly chosen legal moves from the empty board, from an xorshift64 stream
+/// started at `seed` (the same input gives the same games).
+#[must_use]
+pub fn sample_games(
+    geometry: Geometry,
+    rules: Rules,
+    games: usize,
+    max_len: usize,
+    seed: u64,
+) -> Vec<Vec<Move>> {
+    let mut state = seed | 1;
+    (0..games)
+        .map(|_| {
+            let mut b = Board::new(geometry, rules);
+            let mut moves = Vec::new();
+            for _ in 0..max_len {
+                let legal: Vec<_> = b.legal_moves().iter().collect();
+                if legal.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let mv = Move::Play(legal[(state % legal.len() as u64) as usize]);
+                b.play_unchecked(mv);
+                moves.push(mv);
+            }
+            moves
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Geometry, Rules};
 
     #[test]
     fn bulk_and_naive_agree_on_small_boards() {
@@ -91,11 +134,10 @@ mod tests {
                 },
             ] {
                 let mut b = Board::new(Geometry::new(r, c).unwrap(), rules);
-                assert_eq!(
-                    perft(&mut b, d),
-                    perft_naive(&mut b, d),
-                    "{r}x{c} d{d} {rules:?}"
-                );
+                let n = perft(&mut b, d);
+                assert_eq!(n, perft_naive(&mut b, d), "{r}x{c} d{d} {rules:?}");
+                assert_eq!(n, perft_parallel(&b, d));
+                assert_eq!(n, perft_naive_parallel(&b, d));
             }
         }
     }

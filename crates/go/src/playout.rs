@@ -1,1 +1,662 @@
+//! Random playouts: each side plays a uniformly random legal move that does not fill one of its own
+//! rule-2/4 eyes (see [`crate::eyes`]), and passes when no such move is left; two passes in a row end
+//! the game, which is scored by area (komi from [`PlayoutConfig`]). Simple ko, suicide illegal (the
+//! rules of [`Rules::STANDARD`]).
+//!
+//! A playout draws from a seeded [`Rng`], so the same seed replays the same game. A move cap guards
+//! against endless games: simple ko does not stop every cycle (a 2x2 board always cycles; triple
+//! kos and "sending two, returning one" occur on bigger boards, about 0.15% of 9x9 games). After
+//! [`Playout::max_moves`] moves (passes included; default `3 * area + 64`, the `+ 64` so that games
+//! on tiny boards are not cut short) the game stops and the position is scored as it stands, with
+//! [`PlayoutResult::capped`] set. The tests check that capped games repeat a position (1xN boards
+//! excepted, where long games without a repeat are real).
+//!
+//! The general [`crate::Board`] keeps an undo trail, a Zobrist hash and bitboard liberties per
+//! block, which a playout never needs (140 to 430 ns a move there, see BENCHMARKS.md). Playouts run
+//! on [`PlayoutBoard`], a mailbox board in the libego style: a one-point border, chains as circular
+//! stone lists, *pseudo-liberties* with their sum and sum of squares (a chain is in atari exactly
+//! when `count * sum_sq == sum^2`), neighbour counts by colour, and a list of empty points that the
+//! move choice samples from without replacement (uniform over the acceptable points).
+//!
+//! The eye test in the playout is the per-point form of the seed's rule (all four neighbours own or
+//! off-board, which is one load of the neighbour counts; own diagonals plus the virtual corner
+//! stones at least two): a playout asks about one drawn point at a time, and the whole-board
+//! bitboard ([`crate::EyeMasks`]) would add its 20 to 35 ns to every move. The tests check every
+//! move against both [`crate::eyes_naive`] and the bitboard answer.
+//!
+//! ```
+//! use stonelab_go::playout::{Playout, PlayoutConfig};
+//! use stonelab_go::{Geometry, Rng};
+//! let mut playout = Playout::new(Geometry::new(9, 9).unwrap(), PlayoutConfig::default());
+//! let a = playout.run(&mut Rng::new(1));
+//! let b = playout.run(&mut Rng::new(1));
+//! assert_eq!(a, b);
+//! ```
 
+use crate::bitboard::{Bitboard, Geometry, Point, MAX_SIZE};
+use crate::board::Move;
+#[cfg(doc)]
+use crate::board::Rules;
+use crate::color::Color;
+use crate::rng::Rng;
+
+/// What a playout is played under.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PlayoutConfig {
+    /// Komi, subtracted from Black's area score.
+    pub komi: f64,
+    /// Moves (passes included) after which the game stops; `None` means three times the area.
+    pub max_moves: Option<u32>,
+}
+
+impl Default for PlayoutConfig {
+    fn default() -> PlayoutConfig {
+        PlayoutConfig {
+            komi: 7.5,
+            max_moves: None,
+        }
+    }
+}
+
+/// How a playout ended.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PlayoutResult {
+    /// Area score from Black's point of view, komi subtracted.
+    pub score: f64,
+    /// Moves played, passes included.
+    pub moves: u32,
+    /// Whether the move cap stopped the game (rather than two passes).
+    pub capped: bool,
+}
+
+/// Mailbox slots: 19 rows plus two border rows, 20 columns (one shared border column), plus one,
+/// rounded up to a power of two so that `s & SLOT_MASK` lets the compiler drop bounds checks.
+const SLOTS: usize = ((MAX_SIZE + 2) * (MAX_SIZE + 1) + 1).next_power_of_two();
+const SLOT_MASK: usize = SLOTS - 1;
+
+const EMPTY: u8 = 0;
+const OFF: u8 = 3;
+
+/// One pseudo-liberty at slot `lib`, packed: count 1 in bits 0..12, `lib` in the sum (bits 12..32),
+/// `lib^2` in the sum of squares (bits 32..64). On 19x19 a chain has at most 4 * 361 = 1444
+/// pseudo-liberties at slots below 441, so the fields never overflow into each other (count
+/// < 2^12, sum < 2^20, sum of squares < 2^28).
+#[inline]
+const fn lib_key(lib: usize) -> u64 {
+    1 | (lib as u64) << 12 | ((lib * lib) as u64) << 32
+}
+
+/// The mailbox colour code of a colour (1 black, 2 white).
+#[inline]
+const fn code(c: Color) -> u8 {
+    c.index() as u8 + 1
+}
+
+/// A Go board made for playouts: fast play and legality, no undo, no hash (see the module docs).
+#[derive(Clone, Debug)]
+pub struct PlayoutBoard {
+    geometry: Geometry,
+    /// Mailbox row stride: columns plus one shared border column.
+    w: usize,
+    colour: [u8; SLOTS],
+    /// Chain root of each stone.
+    chain: [u16; SLOTS],
+    /// Next stone of the same chain (circular list).
+    next: [u16; SLOTS],
+    /// Per chain root: number of stones.
+    size: [u16; SLOTS],
+    /// Per chain root: pseudo-liberties packed as `count | sum << 12 | sum_sq << 32` (see
+    /// [`lib_key`]), so adding or removing one is a single add or subtract.
+    libs: [u64; SLOTS],
+    /// Empty points, in no particular order, and each empty point's index in that list.
+    empties: [u16; SLOTS],
+    empty_at: [u16; SLOTS],
+    n_empty: usize,
+    /// Virtual corner stones among each point's diagonals (rule 2/4).
+    virtual_diagonals: [u8; SLOTS],
+    /// Neighbour counts by colour code, four bits each: empty, black, white, off-board (libego's
+    /// trick: the usual "has an empty neighbour" and "eye-like" questions are one load).
+    nbr: [u16; SLOTS],
+    /// The point of each mailbox slot (meaningful for on-board slots only).
+    to_point: [Point; SLOTS],
+    to_move: Color,
+    /// Slot banned by simple ko for the side to move, 0 if none.
+    ko: u16,
+}
+
+impl PlayoutBoard {
+    /// The empty board, Black to move.
+    #[must_use]
+    pub fn new(geometry: Geometry) -> PlayoutBoard {
+        let (rows, cols) = (geometry.rows(), geometry.cols());
+        let w = cols + 1;
+        let mut b = PlayoutBoard {
+            geometry,
+            w,
+            colour: [OFF; SLOTS],
+            chain: [0; SLOTS],
+            next: [0; SLOTS],
+            size: [0; SLOTS],
+            libs: [0; SLOTS],
+            empties: [0; SLOTS],
+            empty_at: [0; SLOTS],
+            n_empty: 0,
+            virtual_diagonals: [0; SLOTS],
+            nbr: [0; SLOTS],
+            to_point: [Point::new(0, 0); SLOTS],
+            to_move: Color::Black,
+            ko: 0,
+        };
+        let (ri, ci) = (rows as i32, cols as i32);
+        let corners = [(-1, -1), (-1, ci), (ri, -1), (ri, ci)];
+        for p in geometry.points() {
+            let s = b.slot(p);
+            b.colour[s] = EMPTY;
+            b.to_point[s] = p;
+            b.empty_at[s] = b.n_empty as u16;
+            b.empties[b.n_empty] = s as u16;
+            b.n_empty += 1;
+            let (r, c) = (p.row() as i32, p.col() as i32);
+            b.virtual_diagonals[s] = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+                .iter()
+                .filter(|&&(dr, dc)| corners.contains(&(r + dr, c + dc)))
+                .count() as u8;
+        }
+        for p in geometry.points() {
+            let s = b.slot(p);
+            for q in b.neighbours(s) {
+                b.nbr[s] += 1 << (4 * b.colour[q]);
+            }
+        }
+        b
+    }
+
+    /// Sets the colour of slot `s` and keeps its neighbours' counts.
+    #[inline]
+    fn recolour(&mut self, s: usize, from: u8, to: u8) {
+        self.colour[s] = to;
+        let delta = (1u16 << (4 * to)).wrapping_sub(1 << (4 * from));
+        for q in self.neighbours(s) {
+            self.nbr[q] = self.nbr[q].wrapping_add(delta);
+        }
+    }
+
+    /// Mailbox slot of a point.
+    #[inline]
+    fn slot(&self, p: Point) -> usize {
+        (p.row() + 1) * self.w + p.col() + 1
+    }
+
+    /// The point of an on-board slot.
+    #[inline]
+    fn point(&self, s: usize) -> Point {
+        self.to_point[s & SLOT_MASK]
+    }
+
+    /// The board's geometry.
+    #[must_use]
+    pub const fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The stones of a colour (built from the mailbox: the playout itself never needs them).
+    #[must_use]
+    pub fn stones(&self, c: Color) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for r in 0..self.geometry.rows() {
+            let row = (r + 1) * self.w + 1;
+            for col in 0..self.geometry.cols() {
+                if self.colour[(row + col) & SLOT_MASK] == code(c) {
+                    b.set(Point::new(r, col));
+                }
+            }
+        }
+        b
+    }
+
+    /// Resets `self` to `start`, a board of the same geometry, copying only what play reads before
+    /// writing (chain tables are written when a stone is placed).
+    fn reset_from(&mut self, start: &PlayoutBoard) {
+        let used = (self.geometry.rows() + 2) * self.w + 1;
+        self.colour[..used].copy_from_slice(&start.colour[..used]);
+        self.nbr[..used].copy_from_slice(&start.nbr[..used]);
+        self.empty_at[..used].copy_from_slice(&start.empty_at[..used]);
+        self.n_empty = start.n_empty;
+        self.empties[..self.n_empty].copy_from_slice(&start.empties[..self.n_empty]);
+        self.to_move = start.to_move;
+        self.ko = start.ko;
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub const fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// The point the side to move may not play because of simple ko.
+    #[must_use]
+    pub fn ko(&self) -> Option<Point> {
+        (self.ko != 0).then(|| self.point(self.ko as usize))
+    }
+
+    #[inline]
+    fn neighbours(&self, s: usize) -> [usize; 4] {
+        let w = self.w;
+        [
+            (s - w) & SLOT_MASK,
+            (s - 1) & SLOT_MASK,
+            (s + 1) & SLOT_MASK,
+            (s + w) & SLOT_MASK,
+        ]
+    }
+
+    /// Chain root of the stone on `q`.
+    #[inline]
+    fn root(&self, q: usize) -> usize {
+        self.chain[q & SLOT_MASK] as usize & SLOT_MASK
+    }
+
+    #[inline]
+    fn in_atari(&self, root: usize) -> bool {
+        let x = self.libs[root];
+        let (count, sum, sum_sq) = (x & 0xfff, (x >> 12) & 0xf_ffff, x >> 32);
+        count * sum_sq == sum * sum
+    }
+
+    #[inline]
+    fn add_lib(&mut self, root: usize, lib: usize) {
+        self.libs[root] += lib_key(lib);
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, root: usize, lib: usize) {
+        self.libs[root] -= lib_key(lib);
+    }
+
+    /// Whether the empty slot `s` is an eye of `c` by rule 2/4 (virtual corner stones included).
+    #[inline]
+    fn is_eye(&self, s: usize, c: u8) -> bool {
+        let nbrs = self.neighbours(s);
+        for i in 0..4 {
+            let q = nbrs[i];
+            let k = self.colour[q];
+            if k != c && k != OFF {
+                return false;
+            }
+        }
+        self.own_diagonals_pass(s, c)
+    }
+
+    /// Whether `c` may play the empty, non-ko slot `s`: it has an empty neighbour, joins an own chain
+    /// with another liberty, or takes the last liberty of an opponent chain.
+    #[inline]
+    fn is_legal_empty(&self, s: usize, c: u8) -> bool {
+        let nbrs = self.neighbours(s);
+        for i in 0..4 {
+            let q = nbrs[i];
+            let k = self.colour[q];
+            if k == EMPTY {
+                return true;
+            }
+            if k != OFF {
+                let own = k == c;
+                if own != self.in_atari(self.root(q)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move may play `p` (on the board, empty, not the ko point, no suicide).
+    #[must_use]
+    pub fn is_legal(&self, p: Point) -> bool {
+        if !self.geometry.mask().contains(p) {
+            return false;
+        }
+        let s = self.slot(p);
+        self.colour[s] == EMPTY
+            && s != self.ko as usize
+            && self.is_legal_empty(s, code(self.to_move))
+    }
+
+    /// Whether `p` is an eye of `c` (rule 2/4), on the board's mailbox.
+    #[must_use]
+    pub fn is_eye_of(&self, p: Point, c: Color) -> bool {
+        let s = self.slot(p);
+        self.colour[s] == EMPTY && self.is_eye(s, code(c))
+    }
+
+    #[inline]
+    fn take_empty(&mut self, s: usize) {
+        let i = self.empty_at[s] as usize;
+        self.n_empty -= 1;
+        let last = self.empties[self.n_empty];
+        self.empties[i] = last;
+        self.empty_at[last as usize] = i as u16;
+    }
+
+    #[inline]
+    fn put_empty(&mut self, s: usize) {
+        self.empties[self.n_empty] = s as u16;
+        self.empty_at[s] = self.n_empty as u16;
+        self.n_empty += 1;
+    }
+
+    /// Plays a legal move for the side to move (legality is the caller's promise: see
+    /// [`PlayoutBoard::is_legal`]).
+    pub fn play(&mut self, mv: Move) {
+        match mv {
+            Move::Pass => self.ko = 0,
+            Move::Play(p) => {
+                assert!(self.is_legal(p), "illegal playout move {p}");
+                let s = self.slot(p);
+                self.place(s);
+            }
+        }
+        self.to_move = self.to_move.opponent();
+    }
+
+    fn place(&mut self, s: usize) {
+        let me = self.to_move;
+        let c = code(me);
+        self.take_empty(s);
+        self.recolour(s, EMPTY, c);
+        self.chain[s] = s as u16;
+        self.next[s] = s as u16;
+        self.size[s] = 1;
+        self.libs[s] = 0;
+        // One pass over the neighbours. `before` is their colour before the move: a neighbour
+        // captured earlier in this pass already gave its liberty to the new stone.
+        let nbrs = self.neighbours(s);
+        let before = [
+            self.colour[nbrs[0]],
+            self.colour[nbrs[1]],
+            self.colour[nbrs[2]],
+            self.colour[nbrs[3]],
+        ];
+        let mut captured = 0;
+        let mut captured_at = 0;
+        for i in 0..4 {
+            let (q, k) = (nbrs[i], before[i]);
+            if k == EMPTY {
+                self.add_lib(self.root(s), q);
+            } else if k == OFF || self.colour[q] == EMPTY {
+                continue;
+            } else if k == c {
+                let r = self.root(q);
+                self.remove_lib(r, s);
+                let a = self.root(s);
+                if a != r {
+                    self.merge(a, r);
+                }
+            } else {
+                let r = self.root(q);
+                self.remove_lib(r, s);
+                if self.libs[r] == 0 {
+                    captured += self.size[r];
+                    captured_at = r;
+                    self.capture(r, c);
+                }
+            }
+        }
+        let root = self.root(s);
+        self.ko = if captured == 1 && self.size[root] == 1 && self.libs[root] & 0xfff == 1 {
+            captured_at as u16
+        } else {
+            0
+        };
+    }
+
+    /// Merges the chains with roots `a` and `b`, relabelling the smaller one.
+    #[inline]
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.size[a] >= self.size[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut t = small;
+        loop {
+            self.chain[t] = big as u16;
+            t = self.next[t] as usize & SLOT_MASK;
+            if t == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.size[big] += self.size[small];
+        self.libs[big] += self.libs[small];
+    }
+
+    /// Removes the chain with root `r`; its neighbours of colour `capturer` gain the liberties.
+    fn capture(&mut self, r: usize, capturer: u8) {
+        let mut t = r;
+        loop {
+            let nbrs = self.neighbours(t);
+            for i in 0..4 {
+                let q = nbrs[i];
+                if self.colour[q] == capturer {
+                    self.add_lib(self.root(q), t);
+                }
+            }
+            self.recolour(t, self.colour[t], EMPTY);
+            self.put_empty(t);
+            t = self.next[t] as usize & SLOT_MASK;
+            if t == r {
+                break;
+            }
+        }
+    }
+
+    /// A uniformly random legal move for the side to move that does not fill its own eye, or a
+    /// pass. Samples the empty list without replacement: a rejected point (own eye, ko, suicide)
+    /// is swapped behind the part still to be drawn, so every acceptable point is equally likely.
+    pub fn random_move(&mut self, rng: &mut Rng) -> Move {
+        match self.pick(rng) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
+    /// [`PlayoutBoard::random_move`] as a slot, 0 for a pass.
+    #[inline]
+    fn pick(&mut self, rng: &mut Rng) -> usize {
+        let c = code(self.to_move);
+        let mut k = self.n_empty;
+        while k > 0 {
+            let i = rng.below(k as u32) as usize;
+            let s = self.empties[i & SLOT_MASK] as usize & SLOT_MASK;
+            if s != self.ko as usize && self.acceptable(s, c) {
+                return s;
+            }
+            k -= 1;
+            let last = self.empties[k & SLOT_MASK] as usize & SLOT_MASK;
+            self.empties[k & SLOT_MASK] = s as u16;
+            self.empties[i & SLOT_MASK] = last as u16;
+            self.empty_at[s] = k as u16;
+            self.empty_at[last] = i as u16;
+        }
+        0
+    }
+
+    /// Whether `c` may play the empty, non-ko slot `s` and it is not an own eye. Most points have
+    /// an empty neighbour, which settles both questions at once.
+    #[inline]
+    fn acceptable(&self, s: usize, c: u8) -> bool {
+        let n = u32::from(self.nbr[s]);
+        if n & 0xf != 0 {
+            return true;
+        }
+        let eyelike = ((n >> (4 * c)) & 0xf) + (n >> 12) == 4;
+        if eyelike && self.own_diagonals_pass(s, c) {
+            return false;
+        }
+        self.is_legal_empty(s, c)
+    }
+
+    /// Rule 2/4's diagonal half: own diagonals plus virtual corner stones at least two.
+    #[inline]
+    fn own_diagonals_pass(&self, s: usize, c: u8) -> bool {
+        let w = self.w;
+        let own = [s - w - 1, s - w + 1, s + w - 1, s + w + 1]
+            .iter()
+            .filter(|&&q| self.colour[q & SLOT_MASK] == c)
+            .count();
+        own + self.virtual_diagonals[s] as usize >= 2
+    }
+
+    /// Plays the legal slot `s` (0 for a pass) for the side to move.
+    #[inline]
+    fn play_slot(&mut self, s: usize) {
+        if s == 0 {
+            self.ko = 0;
+        } else {
+            self.place(s);
+        }
+        self.to_move = self.to_move.opponent();
+    }
+
+    /// Area score (stones plus empty regions bordered by one colour only) on the mailbox, as
+    /// Black's points and White's.
+    fn area(&self) -> [u32; 2] {
+        let mut out = [0u32; 2];
+        let mut seen = [false; SLOTS];
+        let mut stack = [0u16; SLOTS];
+        for r in 0..self.geometry.rows() {
+            let row = (r + 1) * self.w + 1;
+            for col in 0..self.geometry.cols() {
+                let s = (row + col) & SLOT_MASK;
+                match self.colour[s] {
+                    1 => out[0] += 1,
+                    2 => out[1] += 1,
+                    _ if !seen[s] => {
+                        // Flood the empty region; `border` collects the colour codes around it.
+                        let (mut size, mut border) = (0, 0u8);
+                        seen[s] = true;
+                        stack[0] = s as u16;
+                        let mut top = 1;
+                        while top > 0 {
+                            top -= 1;
+                            let t = stack[top & SLOT_MASK] as usize & SLOT_MASK;
+                            size += 1;
+                            for q in self.neighbours(t) {
+                                match self.colour[q] {
+                                    EMPTY if !seen[q] => {
+                                        seen[q] = true;
+                                        stack[top & SLOT_MASK] = q as u16;
+                                        top += 1;
+                                    }
+                                    EMPTY | OFF => {}
+                                    k => border |= k,
+                                }
+                            }
+                        }
+                        if border == 1 || border == 2 {
+                            out[border as usize - 1] += size;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Area score from Black's point of view, komi subtracted.
+    #[must_use]
+    pub fn area_score(&self, komi: f64) -> f64 {
+        let [b, w] = self.area();
+        f64::from(b) - f64::from(w) - komi
+    }
+}
+
+/// A reusable playout runner for one geometry, from the empty board.
+#[derive(Clone, Debug)]
+pub struct Playout {
+    config: PlayoutConfig,
+    start: PlayoutBoard,
+    board: PlayoutBoard,
+}
+
+impl Playout {
+    /// A runner for playouts from the empty board of `geometry`.
+    #[must_use]
+    pub fn new(geometry: Geometry, config: PlayoutConfig) -> Playout {
+        let start = PlayoutBoard::new(geometry);
+        Playout {
+            config,
+            board: start.clone(),
+            start,
+        }
+    }
+
+    /// The move cap in force.
+    #[must_use]
+    pub fn max_moves(&self) -> u32 {
+        self.config
+            .max_moves
+            .unwrap_or(3 * self.start.geometry.area() as u32 + 64)
+    }
+
+    /// Plays one game to the end.
+    pub fn run(&mut self, rng: &mut Rng) -> PlayoutResult {
+        self.run_observed(rng, |_, _| {})
+    }
+
+    /// Plays one game to the end, calling `observe(board, move)` before every move (pass included)
+    /// with the board the move is about to be played on.
+    pub fn run_observed(
+        &mut self,
+        rng: &mut Rng,
+        mut observe: impl FnMut(&PlayoutBoard, Move),
+    ) -> PlayoutResult {
+        self.board.reset_from(&self.start);
+        let cap = self.max_moves();
+        let mut moves = 0;
+        let mut passes = 0;
+        while passes < 2 && moves < cap {
+            let s = self.board.pick(rng);
+            let mv = match s {
+                0 => Move::Pass,
+                s => Move::Play(self.board.point(s)),
+            };
+            observe(&self.board, mv);
+            passes = if s == 0 { passes + 1 } else { 0 };
+            self.board.play_slot(s);
+            moves += 1;
+        }
+        PlayoutResult {
+            score: self.board.area_score(self.config.komi),
+            moves,
+            capped: passes < 2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_end_and_replay() {
+        for (rows, cols) in [(1, 1), (1, 5), (2, 2), (5, 5), (9, 9), (4, 7)] {
+            let g = Geometry::new(rows, cols).unwrap();
+            let mut playout = Playout::new(g, PlayoutConfig::default());
+            for seed in 0..20 {
+                let a = playout.run(&mut Rng::new(seed));
+                assert_eq!(a, playout.run(&mut Rng::new(seed)));
+                assert!(a.moves <= playout.max_moves());
+            }
+        }
+    }
+
+    #[test]
+    fn virtual_diagonals_on_thin_boards() {
+        let b = PlayoutBoard::new(Geometry::new(1, 1).unwrap());
+        assert!(b.is_eye_of(Point::new(0, 0), Color::Black));
+        let b = PlayoutBoard::new(Geometry::new(1, 3).unwrap());
+        assert_eq!(b.virtual_diagonals[b.slot(Point::new(0, 0))], 2);
+        assert_eq!(b.virtual_diagonals[b.slot(Point::new(0, 1))], 0);
+    }
+}

@@ -1,0 +1,148 @@
+//! Whole-board rule-2/4 eyes (bitboards, seed 004) against the naive per-point reference:
+//! every arrangement of stones on every board up to 4x4 plus 3x5 and 5x3, both colours, and over a
+//! million random positions on 9x9, 13x13 and 19x19.
+
+use stonelab_go::eyes::is_eye_naive;
+use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Point, Rng};
+
+/// Checks every one of the 3^(rows*cols) arrangements of a board, both colours.
+///
+/// The arrangements are visited in modular ternary Gray-code order, so one point changes per step;
+/// the reference eye sets are then kept up to date by re-running [`is_eye_naive`] on the changed
+/// point and its eight surrounding points (a point's answer depends on nothing else), and compared
+/// with the bitboard answers after every step. Every 50,000th arrangement the reference is also
+/// recomputed from scratch with [`eyes_naive`].
+fn exhaustive(rows: usize, cols: usize) -> u64 {
+    let g = Geometry::new(rows, cols).unwrap();
+    let masks = EyeMasks::new(g);
+    let portable = masks.portable();
+    let points: Vec<Point> = g.points().collect();
+    let n = points.len();
+    // Base-3 counter (its trailing 2s say which Gray digit moves) and the Gray digits, which are
+    // the point states: 0 empty, 1 black, 2 white.
+    let mut counter = vec![0u8; n];
+    let mut state = vec![0u8; n];
+    let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    let update = |refs: &mut Bitboard, own: Bitboard, empty: Bitboard, p: Point| {
+        if is_eye_naive(&g, own, empty, p) {
+            refs.set(p);
+        } else {
+            refs.clear(p);
+        }
+    };
+    // Start: the empty board.
+    let mut ref_black = eyes_naive(&g, black, g.mask());
+    let mut ref_white = eyes_naive(&g, white, g.mask());
+    let mut checked = 0u64;
+    loop {
+        let empty = g.not(black | white);
+        let [eb, ew] = masks.eyes_both(black, white);
+        assert!(
+            eb == ref_black && ew == ref_white,
+            "{rows}x{cols} black {black:?} white {white:?}: bitboard {eb:?}/{ew:?}, naive {ref_black:?}/{ref_white:?}"
+        );
+        assert_eq!(portable.eyes_both(black, white), [eb, ew]);
+        assert_eq!(masks.eyes(white, empty), ew);
+        if checked % 50_000 == 0 {
+            assert_eq!(ref_black, eyes_naive(&g, black, empty));
+            assert_eq!(ref_white, eyes_naive(&g, white, empty));
+        }
+        checked += 1;
+        // Next Gray code: the digit to move is the number of trailing 2s of the counter.
+        let Some(j) = counter.iter().position(|&d| d != 2) else {
+            return checked;
+        };
+        for d in &mut counter[..j] {
+            *d = 0;
+        }
+        counter[j] += 1;
+        let p = points[j];
+        state[j] = (state[j] + 1) % 3;
+        match state[j] {
+            0 => white.clear(p),
+            1 => black.set(p),
+            _ => {
+                black.clear(p);
+                white.set(p);
+            }
+        }
+        let empty = g.not(black | white);
+        let (r, c) = (p.row() as i64, p.col() as i64);
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                let (qr, qc) = (r + dr, c + dc);
+                if qr >= 0 && qc >= 0 && g.contains(qr as usize, qc as usize) {
+                    let q = Point::new(qr as usize, qc as usize);
+                    update(&mut ref_black, black, empty, q);
+                    update(&mut ref_white, white, empty, q);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn exhaustive_small_boards() {
+    // All r x c with r, c <= 4 except 4x4 (its own test, so the two can run side by side).
+    let mut total = 0;
+    for rows in 1..=4 {
+        for cols in 1..=4 {
+            if (rows, cols) != (4, 4) {
+                let n = exhaustive(rows, cols);
+                assert_eq!(n, 3u64.pow((rows * cols) as u32));
+                total += n;
+            }
+        }
+    }
+    assert!(total > 1_000_000);
+}
+
+#[test]
+fn exhaustive_4x4() {
+    assert_eq!(exhaustive(4, 4), 3u64.pow(16));
+}
+
+#[test]
+fn exhaustive_3x5() {
+    assert_eq!(exhaustive(3, 5), 3u64.pow(15));
+}
+
+#[test]
+fn exhaustive_5x3() {
+    assert_eq!(exhaustive(5, 3), 3u64.pow(15));
+}
+
+/// Random positions: each position draws its own stone density so sparse, dense and eye-rich
+/// boards all occur.
+#[test]
+fn random_positions_9_13_19() {
+    let mut rng = Rng::new(0x5eed_0004);
+    let mut checked = 0u64;
+    for size in [9, 13, 19] {
+        let g = Geometry::new(size, size).unwrap();
+        let masks = EyeMasks::new(g);
+        let portable = masks.portable();
+        for _ in 0..340_000 {
+            let empty_pct = rng.below(100);
+            let black_share = rng.below(101);
+            let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for p in g.points() {
+                if rng.below(100) >= empty_pct {
+                    if rng.below(100) < black_share {
+                        black.set(p);
+                    } else {
+                        white.set(p);
+                    }
+                }
+            }
+            let empty = g.not(black | white);
+            let [eb, ew] = masks.eyes_both(black, white);
+            assert_eq!(portable.eyes_both(black, white), [eb, ew]);
+            assert_eq!(masks.eyes(black, empty), eb);
+            assert_eq!(eb, eyes_naive(&g, black, empty), "{size}x{size} black");
+            assert_eq!(ew, eyes_naive(&g, white, empty), "{size}x{size} white");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1_000_000);
+}
