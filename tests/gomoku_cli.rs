@@ -70,7 +70,9 @@ fn json_shape() {
         assert!(v[c]["five"].is_array() && v[c]["open_four"].is_array());
     }
     let o = run(
-        &["gomoku", "threats", "--format", "json", "--rule", "standard"],
+        &[
+            "gomoku", "threats", "--format", "json", "--rule", "standard",
+        ],
         "h8 h9",
     );
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
@@ -108,7 +110,11 @@ fn assert_bad(args: &[&str], stdin: &str, needle: &str) {
     let o = run(args, stdin);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: one error line, got {err}");
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{args:?}: one error line, got {err}"
+    );
     assert!(err.starts_with("stonelab: error: "), "{err}");
     assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
     assert!(o.stdout.is_empty());
@@ -117,8 +123,16 @@ fn assert_bad(args: &[&str], stdin: &str, needle: &str) {
 #[test]
 fn bad_input_exits_2_with_one_line() {
     let t = ["gomoku", "threats"];
-    assert_bad(&t, ".....\n..Q..\n.....\n.....\n.....\n", "line 2, column 3");
-    assert_bad(&t, "┌┬┬┬┐\n├┼.┼┤\n├┼┼┼┤\n├┼┼┼┤\n└┴┴┴┘\n", "line 2, column 3");
+    assert_bad(
+        &t,
+        ".....\n..Q..\n.....\n.....\n.....\n",
+        "line 2, column 3",
+    );
+    assert_bad(
+        &t,
+        "┌┬┬┬┐\n├┼.┼┤\n├┼┼┼┤\n├┼┼┼┤\n└┴┴┴┘\n",
+        "line 2, column 3",
+    );
     assert_bad(&t, ".....\n....\n.....\n.....\n.....\n", "line 2, column 5");
     assert_bad(&t, "......\n......\n......\n......\n......\n", "not square");
     assert_bad(&t, "....\n....\n....\n....\n", "outside 5..=20");
@@ -127,9 +141,21 @@ fn bad_input_exits_2_with_one_line() {
     assert_bad(&t, "h8 i9 h8", "line 1, column 7");
     assert_bad(&t, "h8\ni9 p3", "line 2, column 4");
     assert_bad(&t, "h8 a16", "off the 15x15 board");
-    assert_bad(&["gomoku", "threats", "--size", "21"], "h8", "outside 5..=20");
-    assert_bad(&["gomoku", "threats", "--size", "4"], "a1", "outside 5..=20");
-    assert_bad(&["gomoku", "threats", "/nonexistent/board.txt"], "", "cannot read file");
+    assert_bad(
+        &["gomoku", "threats", "--size", "21"],
+        "h8",
+        "outside 5..=20",
+    );
+    assert_bad(
+        &["gomoku", "threats", "--size", "4"],
+        "a1",
+        "outside 5..=20",
+    );
+    assert_bad(
+        &["gomoku", "threats", "/nonexistent/board.txt"],
+        "",
+        "cannot read file",
+    );
     assert_bad(&t, "", "empty input");
     assert_bad(&["gomoku", "lut", "21523359"], "", "outside");
 }

@@ -16,11 +16,13 @@ const REPEAT: u32 = 64;
 const MOVES: usize = 8;
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Figures: lut_build_ms (first use of the seed table: a full build in this process),\n\
+#[command(
+    after_help = "Figures: lut_build_ms (first use of the seed table: a full build in this process),\n\
     pattern_build_ms (the per-cell pattern table), make_unmake_ns (one make and one unmake of the line\n\
     codes), threats_full_ns (every line looked up: the seed's loop), threats_incremental_ns (bringing the\n\
     threat set up to date after one make), naive_ns (the reference scanner), speedup_vs_naive\n\
-    (naive_ns / threats_full_ns). Times are medians over the positions.")]
+    (naive_ns / threats_full_ns). Times are medians over the positions."
+)]
 pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]

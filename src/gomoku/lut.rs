@@ -7,10 +7,12 @@ use stonelab_gomoku::{Rule, SeedTable};
 use super::RuleArg;
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Each line: INDEX DIGITS LINE 0bMASK. DIGITS are the 15 skew-ternary digits, most\n\
+#[command(
+    after_help = "Each line: INDEX DIGITS LINE 0bMASK. DIGITS are the 15 skew-ternary digits, most\n\
     significant first (0 empty, 1 white, 2 black, 3 edge). LINE draws them in the same order: ├ and ┤\n\
     for empty cells at the line's ends, ┼ inside, ○ white, ● black, ▒ the edge and beyond. MASK has bit\n\
-    i set when the cell at digit i is a threat point.")]
+    i set when the cell at digit i is a threat point."
+)]
 pub struct Args {
     /// Winning rule of the table
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]

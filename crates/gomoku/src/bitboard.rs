@@ -111,7 +111,10 @@ mod tests {
             .into_iter()
             .collect();
         let v: Vec<Point> = b.iter().collect();
-        assert_eq!(v, vec![Point::new(19, 0), Point::new(1, 2), Point::new(3, 2)]);
+        assert_eq!(
+            v,
+            vec![Point::new(19, 0), Point::new(1, 2), Point::new(3, 2)]
+        );
         assert_eq!(b.count(), 3);
         assert!(b.contains(Point::new(1, 2)));
     }

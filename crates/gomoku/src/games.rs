@@ -1,7 +1,7 @@
 //! Deterministic pseudo-random games, for tests and benchmarks: a small seeded generator and a game
 //! player that keeps its moves near the stones already down, as real games do.
 
-use crate::{Board, Color, Direction, Pattern, Point, Rule};
+use crate::{Board, Color, Point, Rule};
 
 /// xorshift64* (Vigna): tiny, seedable, good enough to pick moves.
 #[derive(Clone, Debug)]
@@ -22,7 +22,7 @@ impl Rng {
 
     /// A number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 
@@ -103,10 +103,4 @@ pub fn bench_positions(count: usize, rule: Rule) -> Vec<Vec<Point>> {
     }
     out.truncate(count);
     out
-}
-
-/// Whether a direction of a pattern array holds a class at least as strong as `p`.
-#[must_use]
-pub fn has_at_least(patterns: [Pattern; 4], p: Pattern) -> bool {
-    Direction::ALL.iter().any(|d| patterns[d.index()] >= p)
 }

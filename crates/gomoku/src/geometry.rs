@@ -118,19 +118,13 @@ mod tests {
     fn every_line_is_consistent() {
         for n in MIN_SIZE..=MAX_SIZE {
             let g = Geometry::get(n);
-            let total: usize = g.line_len[..g.line_count]
-                .iter()
-                .map(|&l| l as usize)
-                .sum();
+            let total: usize = g.line_len[..g.line_count].iter().map(|&l| l as usize).sum();
             assert_eq!(total, 4 * n * n);
             for id in 0..g.line_count {
                 let (dx, dy) = g.line_dir[id].step();
                 for t in 1..g.line_len[id] as usize {
                     let (a, b) = (g.line_points[id][t - 1], g.line_points[id][t]);
-                    assert_eq!(
-                        (b.x as i32 - a.x as i32, b.y as i32 - a.y as i32),
-                        (dx, dy)
-                    );
+                    assert_eq!((b.x as i32 - a.x as i32, b.y as i32 - a.y as i32), (dx, dy));
                 }
             }
         }

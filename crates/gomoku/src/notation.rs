@@ -49,11 +49,16 @@ pub struct Parsed {
 /// given, it must agree with the diagram.
 pub fn parse_position(text: &str, size: Option<usize>) -> Result<Parsed, NotationError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let first = text.split_whitespace().next().ok_or_else(|| err(1, 1, "empty input"))?;
+    let first = text
+        .split_whitespace()
+        .next()
+        .ok_or_else(|| err(1, 1, "empty input"))?;
     if is_move_token(first.trim_end_matches(',')) {
         return parse_moves(text, size.unwrap_or(DEFAULT_SIZE));
     }
-    let glyphs = text.chars().any(|ch| ch == '●' || ch == '○' || EMPTY_GLYPHS.contains(ch));
+    let glyphs = text
+        .chars()
+        .any(|ch| ch == '●' || ch == '○' || EMPTY_GLYPHS.contains(ch));
     let parsed = parse_diagram(text, glyphs)?;
     if let Some(s) = size {
         if s != parsed.grid.size() {
@@ -109,7 +114,10 @@ fn parse_diagram(text: &str, glyphs: bool) -> Result<Parsed, NotationError> {
                 return Err(err(
                     line_no,
                     j + 1,
-                    format!("unknown glyph '{}' (expected {expected})", ch.escape_default()),
+                    format!(
+                        "unknown glyph '{}' (expected {expected})",
+                        ch.escape_default()
+                    ),
                 ));
             }
         }

@@ -76,8 +76,7 @@ pub struct PatternTable {
     entries: Box<[u8]>,
 }
 
-static FREESTYLE: LazyLock<PatternTable> =
-    LazyLock::new(|| PatternTable::build(Rule::Freestyle));
+static FREESTYLE: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Freestyle));
 static STANDARD: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Standard));
 
 impl PatternTable {

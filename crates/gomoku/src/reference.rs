@@ -102,7 +102,12 @@ impl Buf {
         }
         // An open four after one more move needs two more stones of `c` in a five with `p`, so a line
         // with fewer than two can hold no open three.
-        if self.cells[..self.len].iter().filter(|&&s| s == Some(c)).count() < 2 {
+        if self.cells[..self.len]
+            .iter()
+            .filter(|&&s| s == Some(c))
+            .count()
+            < 2
+        {
             return Pattern::None;
         }
         let three = (0..self.len).any(|q| {
@@ -264,7 +269,10 @@ mod tests {
     #[test]
     fn seed_rows_by_hand() {
         // Seed row 174 drawn with position 0 first: ..OOO.......... -> points 1 and 5.
-        assert_eq!(seed_mask(&line("..OOO.........."), Rule::Freestyle), 0b100010);
+        assert_eq!(
+            seed_mask(&line("..OOO.........."), Rule::Freestyle),
+            0b100010
+        );
         // Row 175: O.OOO -> the five point 1 only.
         assert_eq!(seed_mask(&line("O.OOO.........."), Rule::Freestyle), 0b10);
     }
@@ -272,10 +280,16 @@ mod tests {
     #[test]
     fn classes_by_hand() {
         let l = line("..XXX..");
-        assert_eq!(pattern(&l, 1, Color::Black, Rule::Freestyle), Pattern::OpenFour);
+        assert_eq!(
+            pattern(&l, 1, Color::Black, Rule::Freestyle),
+            Pattern::OpenFour
+        );
         assert_eq!(pattern(&l, 0, Color::Black, Rule::Freestyle), Pattern::Four);
         let l = line(".X.X...");
-        assert_eq!(pattern(&l, 2, Color::Black, Rule::Freestyle), Pattern::OpenThree);
+        assert_eq!(
+            pattern(&l, 2, Color::Black, Rule::Freestyle),
+            Pattern::OpenThree
+        );
         let l = line("XXXX.X");
         assert_eq!(pattern(&l, 4, Color::Black, Rule::Freestyle), Pattern::Five);
         assert_eq!(pattern(&l, 4, Color::Black, Rule::Standard), Pattern::None);

@@ -103,15 +103,6 @@ impl SeedTable {
         }
     }
 
-    /// Whether the shared table of `rule` has been built already.
-    #[must_use]
-    pub fn is_built(rule: Rule) -> bool {
-        match rule {
-            Rule::Freestyle => LazyLock::get(&FREESTYLE).is_some(),
-            Rule::Standard => LazyLock::get(&STANDARD).is_some(),
-        }
-    }
-
     /// Builds the table of `rule` from scratch (all cores, via rayon).
     #[must_use]
     pub fn build(rule: Rule) -> SeedTable {

@@ -97,11 +97,7 @@ pub fn line_len(digits: &[u8; LINE_CELLS]) -> usize {
 /// The digits most significant first, as the seed prints them.
 #[must_use]
 pub fn digit_string(digits: &[u8; LINE_CELLS]) -> String {
-    digits
-        .iter()
-        .rev()
-        .map(|&d| char::from(b'0' + d))
-        .collect()
+    digits.iter().rev().map(|&d| char::from(b'0' + d)).collect()
 }
 
 /// The line drawn as the seed draws it, most significant digit first: `├`/`┤` for empty cells at the
@@ -134,7 +130,10 @@ mod tests {
 
     #[test]
     fn decode_encode_round_trip_on_samples() {
-        for code in (0..CODE_COUNT as u32).step_by(9973).chain([0, 1, 3, 177, 21_523_358]) {
+        for code in (0..CODE_COUNT as u32)
+            .step_by(9973)
+            .chain([0, 1, 3, 177, 21_523_358])
+        {
             let digits = decode(code).unwrap();
             assert_eq!(encode(&digits), Some(code), "code {code}");
         }

@@ -89,13 +89,19 @@ fn pattern_table_equals_reference_everywhere() {
                 Color::ALL
                     .into_iter()
                     .filter(move |&c| {
-                        valid && table.pattern(key, c) != reference::pattern(&cells, centre, c, rule)
+                        valid
+                            && table.pattern(key, c) != reference::pattern(&cells, centre, c, rule)
                     })
                     .map(move |c| (key, c))
                     .take(1)
                     .collect::<Vec<_>>()
             })
             .collect();
-        assert!(bad.is_empty(), "{rule}: {} keys differ, e.g. {:?}", bad.len(), &bad[..bad.len().min(5)]);
+        assert!(
+            bad.is_empty(),
+            "{rule}: {} keys differ, e.g. {:?}",
+            bad.len(),
+            &bad[..bad.len().min(5)]
+        );
     }
 }

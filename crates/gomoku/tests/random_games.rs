@@ -15,7 +15,11 @@ const GAMES_PER_CONFIG: usize = 18;
 const CLASS_EVERY: usize = 8;
 
 fn check(board: &Board, grid: &Grid, rule: Rule, deep: bool, what: &str) {
-    assert_eq!(*board.codes(), LineCodes::from_grid(grid), "codes after {what}");
+    assert_eq!(
+        *board.codes(),
+        LineCodes::from_grid(grid),
+        "codes after {what}"
+    );
     let want = reference::threats(grid, rule);
     assert_eq!(board.threats(), want, "incremental threats after {what}");
     assert_eq!(board.threats_full(), want, "full threats after {what}");
@@ -23,7 +27,11 @@ fn check(board: &Board, grid: &Grid, rule: Rule, deep: bool, what: &str) {
         return;
     }
     let lists = reference::seed_lists(grid, rule);
-    assert_eq!(board.seed_lists(), lists, "five/open-four lists after {what}");
+    assert_eq!(
+        board.seed_lists(),
+        lists,
+        "five/open-four lists after {what}"
+    );
     let patterns = reference::patterns(grid, rule);
     let n = grid.size();
     for c in Color::ALL {
@@ -49,7 +57,11 @@ fn check(board: &Board, grid: &Grid, rule: Rule, deep: bool, what: &str) {
                 (sets.four, stonelab_gomoku::Pattern::Four),
                 (sets.open_three, stonelab_gomoku::Pattern::OpenThree),
             ] {
-                assert_eq!(set.contains(p), classes.contains(&pat), "{c:?} {pat:?} set at {p:?}");
+                assert_eq!(
+                    set.contains(p),
+                    classes.contains(&pat),
+                    "{c:?} {pat:?} set at {p:?}"
+                );
             }
         }
     }
@@ -58,9 +70,7 @@ fn check(board: &Board, grid: &Grid, rule: Rule, deep: bool, what: &str) {
 #[test]
 fn incremental_state_equals_scratch_and_reference() {
     let positions = AtomicUsize::new(0);
-    let configs: Vec<(usize, Rule)> = (5..=20)
-        .flat_map(|n| Rule::ALL.map(|r| (n, r)))
-        .collect();
+    let configs: Vec<(usize, Rule)> = (5..=20).flat_map(|n| Rule::ALL.map(|r| (n, r))).collect();
     configs.par_iter().for_each(|&(n, rule)| {
         let mut seen = 0usize;
         for game in 0..GAMES_PER_CONFIG {
@@ -69,9 +79,15 @@ fn incremental_state_equals_scratch_and_reference() {
             let mut grid = Grid::new(n).unwrap();
             let mut played: Vec<Point> = Vec::new();
             let fill = n * n * (3 + rng.below(5)) / 10;
-            let mut color = if rng.below(2) == 0 { Color::Black } else { Color::White };
+            let mut color = if rng.below(2) == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             while played.len() < fill {
-                let Some(p) = nearby_move(&board, &mut rng) else { break };
+                let Some(p) = nearby_move(&board, &mut rng) else {
+                    break;
+                };
                 board.make(p, color);
                 grid.set(p, Some(color));
                 played.push(p);
