@@ -30,6 +30,16 @@ pub enum MoveError {
     Occupied { point: Point },
 }
 
+/// Adds the cells of a line mask (bit `t` for cell `t` of line `id`) to a bitboard.
+#[inline]
+fn scatter(geo: &Geometry, id: usize, mut mask: u32, out: &mut Bitboard) {
+    while mask != 0 {
+        let q = geo.line_points[id][mask.trailing_zeros() as usize];
+        mask &= mask - 1;
+        out.rows[q.y as usize] |= 1 << q.x;
+    }
+}
+
 /// Cells of one colour by class: a cell is in a set when at least one of its four directions has
 /// that class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -265,19 +275,33 @@ impl Board {
         let geo = self.geometry();
         let n = geo.size;
         let mut out = Bitboard::EMPTY;
-        for y in 0..n {
-            out.rows[y] = self.line_mask(y);
-        }
-        for &id in &geo.threat_lines {
-            let id = id as usize;
-            if id < n {
-                continue;
+        if n > LINE_CELLS {
+            for y in 0..n {
+                out.rows[y] = self.line_mask(y);
             }
-            let mut m = self.line_mask(id);
-            while m != 0 {
-                let q = geo.line_points[id][m.trailing_zeros() as usize];
-                m &= m - 1;
-                out.rows[q.y as usize] |= 1 << q.x;
+            for &id in &geo.threat_lines {
+                let id = id as usize;
+                if id >= n {
+                    scatter(geo, id, self.line_mask(id), &mut out);
+                }
+            }
+            return out;
+        }
+        // Every line has a code: one table read and a shift per line, rows written directly.
+        let table = self.seed.entries();
+        let codes = self.codes.codes();
+        for y in 0..n {
+            out.rows[y] = u32::from(table[codes[y] as usize]) >> geo.line_shift[y];
+        }
+        for range in &geo.threat_ranges {
+            let lines = codes[range.clone()]
+                .iter()
+                .zip(&geo.line_shift[range.clone()]);
+            for (id, (&code, &shift)) in range.clone().zip(lines) {
+                let m = u32::from(table[code as usize]) >> shift;
+                if m != 0 {
+                    scatter(geo, id, m, &mut out);
+                }
             }
         }
         out

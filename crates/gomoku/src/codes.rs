@@ -107,6 +107,13 @@ impl LineCodes {
         self.codes[id]
     }
 
+    /// The skew-ternary codes of all lines, by line number.
+    #[inline]
+    #[must_use]
+    pub fn codes(&self) -> &[u32; MAX_LINES] {
+        &self.codes
+    }
+
     /// The stones of line `id`.
     #[inline]
     #[must_use]

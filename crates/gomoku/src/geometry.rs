@@ -35,10 +35,14 @@ pub struct Geometry {
     pub cell_lines: Vec<[LineRef; 4]>,
     pub line_len: [u8; MAX_LINES],
     pub line_dir: [Direction; MAX_LINES],
+    /// For lines of at most 15 cells, `15 - len`: a table mask shifted right by it is along the line.
+    pub line_shift: [u8; MAX_LINES],
     /// The points of each line, in order.
     pub line_points: Vec<[Point; MAX_SIZE]>,
     /// Lines of at least five cells (shorter ones never hold a threat).
     pub threat_lines: Vec<u8>,
+    /// The same lines except the rows, as runs of consecutive line numbers.
+    pub threat_ranges: Vec<std::ops::Range<usize>>,
 }
 
 static GEOMETRIES: LazyLock<Vec<Geometry>> =
@@ -59,8 +63,10 @@ impl Geometry {
             cell_lines: vec![[LineRef::default(); 4]; n * n],
             line_len: [0; MAX_LINES],
             line_dir: [Direction::Horizontal; MAX_LINES],
+            line_shift: [0; MAX_LINES],
             line_points: vec![[Point::new(0, 0); MAX_SIZE]; line_count],
             threat_lines: Vec::new(),
+            threat_ranges: Vec::new(),
         };
         for y in 0..n {
             for x in 0..n {
@@ -96,9 +102,22 @@ impl Geometry {
                 }
             }
         }
+        for id in 0..line_count {
+            g.line_shift[id] = LINE_CELLS.saturating_sub(g.line_len[id] as usize) as u8;
+        }
         g.threat_lines = (0..line_count as u8)
             .filter(|&id| g.line_len[id as usize] >= 5)
             .collect();
+        for &id in &g.threat_lines {
+            let id = id as usize;
+            if id < n {
+                continue;
+            }
+            match g.threat_ranges.last_mut() {
+                Some(r) if r.end == id => r.end += 1,
+                _ => g.threat_ranges.push(id..id + 1),
+            }
+        }
         g
     }
 

@@ -128,7 +128,11 @@ pub const fn seed_mask(line: LineStones, rule: Rule) -> u32 {
     let open = left & right & !five;
     let [fw, fb] = split(five);
     let [ow, ob] = split(open);
-    (if fw != 0 { fw } else { ow }) | (if fb != 0 { fb } else { ob })
+    // Branch-free "five points if any, else open-four points": the choice is data-dependent and
+    // unpredictable while the table is built.
+    let keep_w = ((fw != 0) as u32).wrapping_neg();
+    let keep_b = ((fb != 0) as u32).wrapping_neg();
+    (fw | ow & !keep_w) | (fb | ob & !keep_b)
 }
 
 /// Per colour (white, black): the seed's unfiltered lists: five points, and open-four points in the

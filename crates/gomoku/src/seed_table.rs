@@ -113,10 +113,46 @@ impl SeedTable {
             .for_each(|(chunk, out)| {
                 let mut counter = Counter::at((chunk * CHUNK) as u32);
                 let n = out.len();
-                for (i, slot) in out.iter_mut().enumerate() {
-                    *slot = line::seed_mask(counter.line, rule) as u16;
-                    if i + 1 < n {
+                let mut i = 0;
+                while i < n {
+                    if counter.edge == NO_EDGE && counter.digits[0] == 0 && i + 4 < n {
+                        // Four codes in a row differ only in digit 0: empty, white, black, edge.
+                        let base = counter.line;
+                        let mut with = |j: usize, l: LineStones| {
+                            out[i + j] = line::seed_mask(l, rule) as u16;
+                        };
+                        with(0, base);
+                        with(
+                            1,
+                            LineStones {
+                                white: base.white | 1,
+                                ..base
+                            },
+                        );
+                        with(
+                            2,
+                            LineStones {
+                                black: base.black | 1,
+                                ..base
+                            },
+                        );
+                        with(
+                            3,
+                            LineStones {
+                                cells: base.cells & !1,
+                                ..base
+                            },
+                        );
+                        counter.digits[0] = 3;
+                        counter.edge = 0;
                         counter.step();
+                        i += 4;
+                    } else {
+                        out[i] = line::seed_mask(counter.line, rule) as u16;
+                        if i + 1 < n {
+                            counter.step();
+                        }
+                        i += 1;
                     }
                 }
             });
