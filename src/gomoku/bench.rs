@@ -20,7 +20,8 @@ const MOVES: usize = 8;
     after_help = "Figures: lut_build_ms (first use of the seed table: a full build in this process),\n\
     pattern_build_ms (the per-cell pattern table), make_unmake_ns (one make and one unmake of the line\n\
     codes), threats_full_ns (every line looked up: the seed's loop), threats_incremental_ns (bringing the\n\
-    threat set up to date after one make), naive_ns (the reference scanner), speedup_vs_naive\n\
+    threat set up to date after one make), pattern_tracking_ns (the same for the per-colour class sets,\n\
+    when tracked), naive_ns (the reference scanner), speedup_vs_naive\n\
     (naive_ns / threats_full_ns). Times are medians over the positions."
 )]
 pub struct Args {
@@ -41,6 +42,7 @@ struct Figures {
     make_unmake_ns: f64,
     threats_full_ns: f64,
     threats_incremental_ns: f64,
+    pattern_tracking_ns: f64,
     naive_ns: f64,
     speedup_vs_naive: f64,
 }
@@ -69,8 +71,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let pattern_build_ms = start.elapsed().as_secs_f64() * 1e3;
 
     let positions = bench_positions(POSITIONS, rule);
-    let (mut make_unmake, mut full, mut incremental, mut naive) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut make_unmake, mut full, mut incremental, mut tracking, mut naive) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut rng = Rng::new(2024);
     for moves in &positions {
         let mut board = Board::new(15, rule)?;
@@ -97,6 +99,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             black_box(board.threats());
         }) / candidates.len() as f64;
+        let mut tracked = board.clone();
+        tracked.track_patterns();
+        let tracked_ns = per_call(|| {
+            for &p in &candidates {
+                tracked.make(black_box(p), color);
+                tracked.unmake(black_box(p));
+            }
+            black_box(tracked.threats());
+        }) / candidates.len() as f64;
+        tracking.push(((tracked_ns - board_ns) / 2.0).max(0.0));
         make_unmake.push(codes_ns);
         incremental.push(((board_ns - codes_ns) / 2.0).max(0.0));
         full.push(per_call(|| {
@@ -117,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         make_unmake_ns: median(make_unmake),
         threats_full_ns,
         threats_incremental_ns: median(incremental),
+        pattern_tracking_ns: median(tracking),
         naive_ns,
         speedup_vs_naive: naive_ns / threats_full_ns,
     };
@@ -132,6 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ("make_unmake_ns", f.make_unmake_ns),
                 ("threats_full_ns", f.threats_full_ns),
                 ("threats_incremental_ns", f.threats_incremental_ns),
+                ("pattern_tracking_ns", f.pattern_tracking_ns),
                 ("naive_ns", f.naive_ns),
                 ("speedup_vs_naive", f.speedup_vs_naive),
             ] {

@@ -1,9 +1,10 @@
 //! Random games on every size 5..=20 under both rules. After every make and every unmake:
 //! - the incremental line codes equal codes rebuilt from scratch;
-//! - the incremental threat set equals the full lookup and the naive reference scanner.
+//! - the incremental threat set equals the full lookup and the naive reference scanner;
+//! - the class sets the board keeps up to date equal a scan of every cell.
 //!
-//! On every 8th position also: the per-colour classes of every point in every direction, and the
-//! unfiltered five / open-four lists, equal the reference's.
+//! On every 8th position also: the per-colour classes of every point in every direction, the class
+//! sets and the unfiltered five / open-four lists equal the reference's.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -23,6 +24,15 @@ fn check(board: &Board, grid: &Grid, rule: Rule, deep: bool, what: &str) {
     let want = reference::threats(grid, rule);
     assert_eq!(board.threats(), want, "incremental threats after {what}");
     assert_eq!(board.threats_full(), want, "full threats after {what}");
+    assert!(board.tracks_patterns());
+    for c in Color::ALL {
+        let scanned = board.pattern_sets_scanned(c);
+        assert_eq!(
+            board.pattern_sets(c),
+            scanned,
+            "tracked {c:?} class sets after {what}"
+        );
+    }
     if !deep {
         return;
     }
@@ -76,6 +86,7 @@ fn incremental_state_equals_scratch_and_reference() {
         for game in 0..GAMES_PER_CONFIG {
             let mut rng = Rng::new((n * 1000 + game * 10 + rule as usize) as u64);
             let mut board = Board::new(n, rule).unwrap();
+            board.track_patterns();
             let mut grid = Grid::new(n).unwrap();
             let mut played: Vec<Point> = Vec::new();
             let fill = n * n * (3 + rng.below(5)) / 10;
