@@ -52,8 +52,10 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Nanoseconds per call of `f`, over `REPEAT` calls.
+/// Nanoseconds per call of `f`, over `REPEAT` calls after one untimed call (so the position's table
+/// entries are in cache, as in a search that keeps working on one board).
 fn per_call(mut f: impl FnMut()) -> f64 {
+    f();
     let start = Instant::now();
     for _ in 0..REPEAT {
         f();

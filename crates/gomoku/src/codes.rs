@@ -128,3 +128,59 @@ impl LineCodes {
         self.strings[id]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skew::WEIGHTS;
+
+    /// The seed's `init`/`make` on 15x15 (with the `basesk3[-1]` slip fixed: the full-length main
+    /// diagonal and anti-diagonal get no edge digit), replayed literally.
+    fn seed_codes(stones: &[(Point, Color)]) -> ([u32; 15], [u32; 15], [u32; 29], [u32; 29]) {
+        let (mut h, mut v, mut d, mut a) = ([0u32; 15], [0u32; 15], [0u32; 29], [0u32; 29]);
+        for i in 0..14 {
+            d[i] = WEIGHTS[13 - i] * 3;
+            a[i] = WEIGHTS[13 - i] * 3;
+        }
+        for i in 15..29 {
+            d[i] = WEIGHTS[i - 15] * 3;
+            a[i] = WEIGHTS[i - 15] * 3;
+        }
+        for &(p, c) in stones {
+            let (x, y) = (p.x as usize, p.y as usize);
+            let color = c.index();
+            h[y] += WEIGHTS[x] << color;
+            v[x] += WEIGHTS[y] << color;
+            d[14 - x + y] += WEIGHTS[if x < y { y } else { x }] << color;
+            a[x + y] += WEIGHTS[if x + y < 15 { 14 - y } else { x }] << color;
+        }
+        (h, v, d, a)
+    }
+
+    #[test]
+    fn codes_match_the_seed_formulas() {
+        let mut rng = crate::games::Rng::new(7);
+        let mut stones = Vec::new();
+        let mut grid = Grid::new(15).unwrap();
+        for _ in 0..120 {
+            let p = Point::new(rng.below(15) as u8, rng.below(15) as u8);
+            if grid.get(p).is_none() {
+                let c = if rng.below(2) == 0 { Color::White } else { Color::Black };
+                grid.set(p, Some(c));
+                stones.push((p, c));
+            }
+            let (h, v, d, a) = seed_codes(&stones);
+            let codes = LineCodes::from_grid(&grid);
+            let n = 15;
+            for i in 0..15 {
+                assert_eq!(codes.code(i), h[i]);
+                assert_eq!(codes.code(n + i), v[i]);
+            }
+            // Our diagonal k = x - y + 14 is the seed's 14 - x + y = 28 - k; anti-diagonals agree.
+            for k in 0..29 {
+                assert_eq!(codes.code(2 * n + k), d[28 - k], "diagonal {k}");
+                assert_eq!(codes.code(4 * n - 1 + k), a[k], "anti-diagonal {k}");
+            }
+        }
+    }
+}
