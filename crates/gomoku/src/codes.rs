@@ -165,7 +165,11 @@ mod tests {
         for _ in 0..120 {
             let p = Point::new(rng.below(15) as u8, rng.below(15) as u8);
             if grid.get(p).is_none() {
-                let c = if rng.below(2) == 0 { Color::White } else { Color::Black };
+                let c = if rng.below(2) == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
                 grid.set(p, Some(c));
                 stones.push((p, c));
             }
