@@ -37,7 +37,7 @@ pub mod geometry;
 mod grid;
 pub mod line;
 mod notation;
-mod pattern;
+pub mod pattern;
 mod point;
 pub mod reference;
 mod rule;
