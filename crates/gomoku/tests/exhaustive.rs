@@ -3,9 +3,9 @@
 //! - the per-cell pattern table: every window key, both rules, both colours.
 
 use rayon::prelude::*;
+use stonelab_gomoku::pattern::is_board_window;
 use stonelab_gomoku::reference;
 use stonelab_gomoku::skew::{decode, line_len, CODE_COUNT, LINE_CELLS};
-use stonelab_gomoku::pattern::is_board_window;
 use stonelab_gomoku::{Color, PatternTable, Rule, SeedTable};
 
 fn digit_cell(d: u8) -> Option<Color> {
