@@ -1,10 +1,48 @@
-//! `stonelab gomoku ...` subcommands.
+//! `stonelab gomoku ...` subcommands: threat marking, table rows, benchmark.
 
 use clap::Subcommand;
 
+mod bench;
+mod lut;
+mod threats;
+
+/// The rule as a command-line value.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RuleArg {
+    /// Five or more in a row wins.
+    #[default]
+    Freestyle,
+    /// Exactly five wins; an overline neither wins nor counts as a five point.
+    Standard,
+}
+
+impl From<RuleArg> for stonelab_gomoku::Rule {
+    fn from(r: RuleArg) -> Self {
+        match r {
+            RuleArg::Freestyle => stonelab_gomoku::Rule::Freestyle,
+            RuleArg::Standard => stonelab_gomoku::Rule::Standard,
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Mark every threat point of a position with `x` (the seed's line-table threat mask)
+    ///
+    /// A threat point is, per colour, a point where a stone makes five (if that colour has any on the
+    /// line), else a point after which the line holds two five points (an open four); the union over
+    /// both colours and all lines.
+    Threats(threats::Args),
+    /// Print entries of the seed's skew-ternary line table as `INDEX DIGITS LINE 0bMASK`
+    Lut(lut::Args),
+    /// Time the line tables on a fixed set of positions from plausible games
+    Bench(bench::Args),
+}
 
 pub fn run(command: Command) -> anyhow::Result<()> {
-    match command {}
+    match command {
+        Command::Threats(args) => threats::run(args),
+        Command::Lut(args) => lut::run(args),
+        Command::Bench(args) => bench::run(args),
+    }
 }

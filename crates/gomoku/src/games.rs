@@ -1,0 +1,106 @@
+//! Deterministic pseudo-random games, for tests and benchmarks: a small seeded generator and a game
+//! player that keeps its moves near the stones already down, as real games do.
+
+use crate::{Board, Color, Point, Rule};
+
+/// xorshift64* (Vigna): tiny, seedable, good enough to pick moves.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    #[must_use]
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// A random empty point within two cells of a stone (anywhere on an empty board), or any empty point
+/// with probability 1/16. `None` when the board is full.
+pub fn nearby_move(board: &Board, rng: &mut Rng) -> Option<Point> {
+    let n = board.size() as i32;
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    let mut near = Vec::new();
+    let mut empty = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let p = Point::new(x as u8, y as u8);
+            if stones.contains(p) {
+                continue;
+            }
+            empty.push(p);
+            let close = (-2..=2).any(|dy: i32| {
+                (-2..=2).any(|dx: i32| {
+                    let (qx, qy) = (x + dx, y + dy);
+                    (0..n).contains(&qx)
+                        && (0..n).contains(&qy)
+                        && stones.contains(Point::new(qx as u8, qy as u8))
+                })
+            });
+            if close {
+                near.push(p);
+            }
+        }
+    }
+    let pool = if near.is_empty() || rng.below(16) == 0 {
+        &empty
+    } else {
+        &near
+    };
+    (!pool.is_empty()).then(|| pool[rng.below(pool.len())])
+}
+
+/// A plausible game: Black first; a side that can make five stops the game (the five is not played),
+/// a side facing a five point of the opponent blocks one, otherwise a nearby random move. At most
+/// `max_moves` moves.
+pub fn plausible_game(size: usize, rule: Rule, seed: u64, max_moves: usize) -> Vec<Point> {
+    let mut rng = Rng::new(seed);
+    let mut board = Board::new(size, rule).expect("valid size");
+    let mut moves = Vec::new();
+    let mut color = Color::Black;
+    while moves.len() < max_moves {
+        if !board.pattern_sets(color).five.is_empty() {
+            break;
+        }
+        let threats = board.pattern_sets(!color).five;
+        let p = match threats.iter().next() {
+            Some(p) => p,
+            None => match nearby_move(&board, &mut rng) {
+                Some(p) => p,
+                None => break,
+            },
+        };
+        board.make(p, color);
+        moves.push(p);
+        color = !color;
+    }
+    moves
+}
+
+/// The fixed benchmark set: positions after every move of plausible 15x15 games with fixed seeds,
+/// at least `count` of them. Each position is the list of its moves (Black first).
+#[must_use]
+pub fn bench_positions(count: usize, rule: Rule) -> Vec<Vec<Point>> {
+    let mut out = Vec::with_capacity(count);
+    let mut seed = 1;
+    while out.len() < count {
+        let game = plausible_game(15, rule, seed, 80);
+        for k in 1..=game.len() {
+            out.push(game[..k].to_vec());
+        }
+        seed += 1;
+    }
+    out.truncate(count);
+    out
+}

@@ -1,0 +1,291 @@
+//! Reading positions from text, and drawing them back with marked points. Three input styles,
+//! detected from the text:
+//! - a diagram of `.` (empty), `X` (black), `O` (white), one line per row, top row first;
+//! - the seed's glyphs: `●` black, `○` white, any of `┌┬┐├┼┤└┴┘` empty;
+//! - a move list such as `h8 i9 h9`: column letter from `a`, row 1 at the bottom, Black first.
+
+use crate::bitboard::{MAX_SIZE, MIN_SIZE};
+use crate::{Bitboard, Color, Grid, Point};
+
+const EMPTY_GLYPHS: &str = "┌┬┐├┼┤└┴┘";
+const DEFAULT_SIZE: usize = 15;
+
+/// A bad input, with the 1-based line and column it was found at.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct NotationError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+fn err(line: usize, column: usize, message: impl Into<String>) -> NotationError {
+    NotationError {
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+/// How the input was written; output is drawn in the same style.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `.XO` diagram.
+    Ascii,
+    /// The seed's glyphs; the original characters of every row are kept.
+    Glyphs(Vec<Vec<char>>),
+    /// A move list (drawn back as a `.XO` diagram).
+    Moves,
+}
+
+/// A parsed position and the style it was written in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    pub grid: Grid,
+    pub style: Style,
+}
+
+/// Parses a position. `size` is the board size of a move list (default 15); for a diagram, when
+/// given, it must agree with the diagram.
+pub fn parse_position(text: &str, size: Option<usize>) -> Result<Parsed, NotationError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (_, first) = text
+        .lines()
+        .flat_map(tokens)
+        .next()
+        .ok_or_else(|| err(1, 1, "empty input"))?;
+    if is_move_token(first) {
+        return parse_moves(text, size.unwrap_or(DEFAULT_SIZE));
+    }
+    let glyphs = text
+        .chars()
+        .any(|ch| ch == '●' || ch == '○' || EMPTY_GLYPHS.contains(ch));
+    let parsed = parse_diagram(text, glyphs)?;
+    if let Some(s) = size {
+        if s != parsed.grid.size() {
+            return Err(err(
+                1,
+                1,
+                format!(
+                    "the diagram is {n}x{n} but --size {s} was given",
+                    n = parsed.grid.size()
+                ),
+            ));
+        }
+    }
+    Ok(parsed)
+}
+
+fn is_move_token(tok: &str) -> bool {
+    let mut chars = tok.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
+        && tok.len() > 1
+        && chars.all(|c| c.is_ascii_digit())
+}
+
+fn parse_diagram(text: &str, glyphs: bool) -> Result<Parsed, NotationError> {
+    // (line number, cells) of each non-blank line; blank lines only at the start or the end.
+    let mut rows: Vec<(usize, Vec<char>)> = Vec::new();
+    let mut blank_after: Option<usize> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let row = raw.trim_end();
+        if row.is_empty() {
+            if !rows.is_empty() && blank_after.is_none() {
+                blank_after = Some(line_no);
+            }
+            continue;
+        }
+        if let Some(b) = blank_after {
+            return Err(err(b, 1, "blank line inside the diagram"));
+        }
+        let cells: Vec<char> = row.chars().collect();
+        for (j, &ch) in cells.iter().enumerate() {
+            let ok = if glyphs {
+                ch == '●' || ch == '○' || EMPTY_GLYPHS.contains(ch)
+            } else {
+                matches!(ch, '.' | 'X' | 'O')
+            };
+            if !ok {
+                let expected = if glyphs {
+                    "● ○ or one of ┌┬┐├┼┤└┴┘"
+                } else {
+                    "'.', 'X' or 'O'"
+                };
+                return Err(err(
+                    line_no,
+                    j + 1,
+                    format!(
+                        "unknown glyph '{}' (expected {expected})",
+                        ch.escape_default()
+                    ),
+                ));
+            }
+        }
+        if let Some((_, first)) = rows.first() {
+            if cells.len() != first.len() {
+                return Err(err(
+                    line_no,
+                    cells.len().min(first.len()) + 1,
+                    format!(
+                        "ragged rows: this row has {} cells, the first row has {}",
+                        cells.len(),
+                        first.len()
+                    ),
+                ));
+            }
+        }
+        rows.push((line_no, cells));
+    }
+    let width = rows[0].1.len();
+    let height = rows.len();
+    if height != width {
+        let (line, column) = if height > width {
+            (rows[width].0, 1)
+        } else {
+            (rows[height - 1].0 + 1, 1)
+        };
+        return Err(err(
+            line,
+            column,
+            format!("the board is not square: {height} rows of {width} cells"),
+        ));
+    }
+    if !(MIN_SIZE..=MAX_SIZE).contains(&width) {
+        return Err(err(
+            rows[0].0,
+            1,
+            format!("board size {width} is outside {MIN_SIZE}..={MAX_SIZE}"),
+        ));
+    }
+    let mut grid = Grid::new(width).expect("size checked");
+    for (y, (_, cells)) in rows.iter().enumerate() {
+        for (x, &ch) in cells.iter().enumerate() {
+            let stone = match ch {
+                'X' | '●' => Some(Color::Black),
+                'O' | '○' => Some(Color::White),
+                _ => None,
+            };
+            grid.set(Point::new(x as u8, y as u8), stone);
+        }
+    }
+    let style = if glyphs {
+        Style::Glyphs(rows.into_iter().map(|(_, c)| c).collect())
+    } else {
+        Style::Ascii
+    };
+    Ok(Parsed { grid, style })
+}
+
+fn parse_moves(text: &str, size: usize) -> Result<Parsed, NotationError> {
+    let mut grid = Grid::new(size).map_err(|e| err(1, 1, e.to_string()))?;
+    let mut color = Color::Black;
+    for (i, line) in text.lines().enumerate() {
+        for (column, tok) in tokens(line) {
+            let at = |msg: String| err(i + 1, column, msg);
+            if !is_move_token(tok) {
+                return Err(at(format!(
+                    "'{tok}' is not a move (expected a column letter and a row number, e.g. h8)"
+                )));
+            }
+            let letter = tok.as_bytes()[0].to_ascii_lowercase();
+            let x = (letter - b'a') as usize;
+            let row: usize = tok[1..].parse().unwrap_or(usize::MAX);
+            if x >= size || row == 0 || row > size {
+                return Err(at(format!("move {tok} is off the {size}x{size} board")));
+            }
+            let p = Point::new(x as u8, (size - row) as u8);
+            if grid.get(p).is_some() {
+                return Err(at(format!("move {tok} is on an occupied point")));
+            }
+            grid.set(p, Some(color));
+            color = !color;
+        }
+    }
+    Ok(Parsed {
+        grid,
+        style: Style::Moves,
+    })
+}
+
+/// The tokens of a line (separated by whitespace or commas), each with its 1-based column in chars.
+fn tokens(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None; // (byte offset, column)
+    for (column, (byte, ch)) in line.char_indices().enumerate() {
+        let separator = ch.is_whitespace() || ch == ',';
+        match (separator, start) {
+            (true, Some((from, col))) => {
+                out.push((col, &line[from..byte]));
+                start = None;
+            }
+            (false, None) => start = Some((byte, column + 1)),
+            _ => {}
+        }
+    }
+    if let Some((from, col)) = start {
+        out.push((col, &line[from..]));
+    }
+    out
+}
+
+/// Draws a position in its input style, with every point of `marks` shown as `x`. One line per row.
+#[must_use]
+pub fn render(parsed: &Parsed, marks: &Bitboard) -> String {
+    let grid = &parsed.grid;
+    let n = grid.size();
+    let mut out = String::with_capacity(n * (n + 1) * 3);
+    for y in 0..n {
+        for x in 0..n {
+            let p = Point::new(x as u8, y as u8);
+            let ch = if marks.contains(p) {
+                'x'
+            } else {
+                match &parsed.style {
+                    Style::Glyphs(rows) => rows[y][x],
+                    Style::Ascii | Style::Moves => match grid.get(p) {
+                        Some(Color::Black) => 'X',
+                        Some(Color::White) => 'O',
+                        None => '.',
+                    },
+                }
+            };
+            out.push(ch);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_list_black_first_row_one_at_bottom() {
+        let p = parse_position("a1,b2", Some(5)).unwrap();
+        assert_eq!(p.grid.get(Point::new(0, 4)), Some(Color::Black));
+        assert_eq!(p.grid.get(Point::new(1, 3)), Some(Color::White));
+        assert_eq!(p.style, Style::Moves);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = parse_position(".....\n..Q..\n.....\n.....\n.....\n", None).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = parse_position("h8 h8", None).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 4));
+        // Columns count characters, whatever the separators' widths.
+        let e = parse_position("h8\u{3000}, h8", None).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 6));
+        let e = parse_position("....\n....\n....\n....\n", None).unwrap_err();
+        assert!(e.message.contains("outside"));
+    }
+
+    #[test]
+    fn ascii_round_trip() {
+        let text = ".....\n.X...\n..O..\n.....\n.....\n";
+        let p = parse_position(text, None).unwrap();
+        assert_eq!(render(&p, &Bitboard::EMPTY), text);
+    }
+}

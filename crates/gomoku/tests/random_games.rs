@@ -1,0 +1,123 @@
+//! Random games on every size 5..=20 under both rules. After every make and every unmake:
+//! - the incremental line codes equal codes rebuilt from scratch;
+//! - the incremental threat set equals the full lookup and the naive reference scanner;
+//! - the class sets the board keeps up to date equal a scan of every cell.
+//!
+//! On every 8th position also: the per-colour classes of every point in every direction, the class
+//! sets and the unfiltered five / open-four lists equal the reference's.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use stonelab_gomoku::games::{nearby_move, Rng};
+use stonelab_gomoku::{reference, Board, Color, Direction, Grid, LineCodes, Point, Rule};
+
+const GAMES_PER_CONFIG: usize = 18;
+const CLASS_EVERY: usize = 8;
+
+fn check(board: &Board, grid: &Grid, rule: Rule, deep: bool, what: &str) {
+    assert_eq!(
+        *board.codes(),
+        LineCodes::from_grid(grid),
+        "codes after {what}"
+    );
+    let want = reference::threats(grid, rule);
+    assert_eq!(board.threats(), want, "incremental threats after {what}");
+    assert_eq!(board.threats_full(), want, "full threats after {what}");
+    assert!(board.tracks_patterns());
+    for c in Color::ALL {
+        let scanned = board.pattern_sets_scanned(c);
+        assert_eq!(
+            board.pattern_sets(c),
+            scanned,
+            "tracked {c:?} class sets after {what}"
+        );
+    }
+    if !deep {
+        return;
+    }
+    let lists = reference::seed_lists(grid, rule);
+    assert_eq!(
+        board.seed_lists(),
+        lists,
+        "five/open-four lists after {what}"
+    );
+    let patterns = reference::patterns(grid, rule);
+    let n = grid.size();
+    for c in Color::ALL {
+        for p in grid.points() {
+            for d in Direction::ALL {
+                let want = patterns[c.index()][d.index()][p.y as usize * n + p.x as usize];
+                assert_eq!(
+                    board.pattern(p, d, c),
+                    want,
+                    "{c:?} class at {p:?} {d:?} after {what}"
+                );
+            }
+        }
+        let sets = board.pattern_sets(c);
+        for p in grid.points() {
+            let classes: Vec<_> = Direction::ALL
+                .iter()
+                .map(|d| patterns[c.index()][d.index()][p.y as usize * n + p.x as usize])
+                .collect();
+            for (set, pat) in [
+                (sets.five, stonelab_gomoku::Pattern::Five),
+                (sets.open_four, stonelab_gomoku::Pattern::OpenFour),
+                (sets.four, stonelab_gomoku::Pattern::Four),
+                (sets.open_three, stonelab_gomoku::Pattern::OpenThree),
+            ] {
+                assert_eq!(
+                    set.contains(p),
+                    classes.contains(&pat),
+                    "{c:?} {pat:?} set at {p:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn incremental_state_equals_scratch_and_reference() {
+    let positions = AtomicUsize::new(0);
+    let configs: Vec<(usize, Rule)> = (5..=20).flat_map(|n| Rule::ALL.map(|r| (n, r))).collect();
+    configs.par_iter().for_each(|&(n, rule)| {
+        let mut seen = 0usize;
+        for game in 0..GAMES_PER_CONFIG {
+            let mut rng = Rng::new((n * 1000 + game * 10 + rule as usize) as u64);
+            let mut board = Board::new(n, rule).unwrap();
+            board.track_patterns();
+            let mut grid = Grid::new(n).unwrap();
+            let mut played: Vec<Point> = Vec::new();
+            let fill = n * n * (3 + rng.below(5)) / 10;
+            let mut color = if rng.below(2) == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            while played.len() < fill {
+                let Some(p) = nearby_move(&board, &mut rng) else {
+                    break;
+                };
+                board.make(p, color);
+                grid.set(p, Some(color));
+                played.push(p);
+                seen += 1;
+                let what = format!("make {p:?} ({n}x{n} {rule}, game {game})");
+                check(&board, &grid, rule, seen % CLASS_EVERY == 0, &what);
+                color = !color;
+            }
+            while let Some(p) = played.pop() {
+                board.unmake(p);
+                grid.set(p, None);
+                seen += 1;
+                let what = format!("unmake {p:?} ({n}x{n} {rule}, game {game})");
+                check(&board, &grid, rule, seen % CLASS_EVERY == 0, &what);
+            }
+        }
+        positions.fetch_add(seen, Ordering::Relaxed);
+    });
+    let total = positions.into_inner();
+    eprintln!("checked {total} positions");
+    assert!(total >= 100_000, "only {total} positions");
+}

@@ -1,0 +1,157 @@
+//! `stonelab gomoku ...` run as a program: the seed example's exact output, the JSON shape, the table
+//! rows, and bad input (exit code 2, one error line naming line and column, never a panic).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_stonelab");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gomoku");
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run stonelab");
+    // The program may exit (on a bad argument) before it reads its input: a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn seed_example_exact_output() {
+    let input = format!("{DATA}/seed_example.txt");
+    let want = std::fs::read_to_string(format!("{DATA}/seed_example.expected.txt")).unwrap();
+    let o = run(&["gomoku", "threats", &input], "");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(stdout(&o), want);
+    // The same from standard input.
+    let text = std::fs::read_to_string(&input).unwrap();
+    let o = run(&["gomoku", "threats", "-"], &text);
+    assert_eq!(stdout(&o), want);
+}
+
+#[test]
+fn json_shape() {
+    let input = format!("{DATA}/seed_example.txt");
+    let o = run(&["gomoku", "threats", "--format", "json", &input], "");
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    for k in ["size", "rule", "threats", "black", "white"] {
+        assert!(keys.iter().any(|x| *x == k), "missing {k}");
+    }
+    assert_eq!(v["size"], 15);
+    assert_eq!(v["rule"], "freestyle");
+    // The expected file marks the threat points; JSON must list exactly those, sorted by y then x.
+    let want = std::fs::read_to_string(format!("{DATA}/seed_example.expected.txt")).unwrap();
+    let marked: Vec<serde_json::Value> = want
+        .lines()
+        .enumerate()
+        .flat_map(|(y, row)| {
+            row.chars()
+                .enumerate()
+                .filter(|&(_, ch)| ch == 'x')
+                .map(move |(x, _)| serde_json::json!([x, y]))
+        })
+        .collect();
+    assert_eq!(v["threats"], serde_json::Value::Array(marked));
+    for c in ["black", "white"] {
+        assert!(v[c]["five"].is_array() && v[c]["open_four"].is_array());
+    }
+    let o = run(
+        &[
+            "gomoku", "threats", "--format", "json", "--rule", "standard",
+        ],
+        "h8 h9",
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["rule"], "standard");
+    assert_eq!(v["threats"], serde_json::json!([]));
+}
+
+#[test]
+fn move_list_is_drawn_as_a_diagram() {
+    // Black h8 h9 h10 (column h = x 7, rows 8..10 from the bottom), White elsewhere.
+    let o = run(&["gomoku", "threats", "--size", "15"], "h8 a1 h9 a3 h10 a5");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 15);
+    assert_eq!(&rows[7][7..8], "X");
+    assert_eq!(&rows[4][7..8], "x");
+    assert_eq!(&rows[8][7..8], "x");
+    assert_eq!(&rows[14][0..1], "O");
+}
+
+#[test]
+fn lut_prints_seed_rows() {
+    let rows = std::fs::read_to_string(format!("{DATA}/seed_table_rows.txt")).unwrap();
+    let rows: Vec<&str> = rows.lines().filter(|l| !l.starts_with('#')).collect();
+    let indices: Vec<&str> = rows.iter().map(|r| r.split(' ').next().unwrap()).collect();
+    let mut args = vec!["gomoku", "lut"];
+    args.extend(&indices);
+    let o = run(&args, "");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), rows);
+}
+
+fn assert_bad(args: &[&str], stdin: &str, needle: &str) {
+    let o = run(args, stdin);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{args:?}: one error line, got {err}"
+    );
+    assert!(err.starts_with("stonelab: error: "), "{err}");
+    assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let t = ["gomoku", "threats"];
+    assert_bad(
+        &t,
+        ".....\n..Q..\n.....\n.....\n.....\n",
+        "line 2, column 3",
+    );
+    assert_bad(
+        &t,
+        "┌┬┬┬┐\n├┼.┼┤\n├┼┼┼┤\n├┼┼┼┤\n└┴┴┴┘\n",
+        "line 2, column 3",
+    );
+    assert_bad(&t, ".....\n....\n.....\n.....\n.....\n", "line 2, column 5");
+    assert_bad(&t, "......\n......\n......\n......\n......\n", "not square");
+    assert_bad(&t, "....\n....\n....\n....\n", "outside 5..=20");
+    let big = format!("{}\n", ".".repeat(21)).repeat(21);
+    assert_bad(&t, &big, "outside 5..=20");
+    assert_bad(&t, "h8 i9 h8", "line 1, column 7");
+    assert_bad(&t, "h8\ni9 p3", "line 2, column 4");
+    assert_bad(&t, "h8 a16", "off the 15x15 board");
+    assert_bad(
+        &["gomoku", "threats", "--size", "21"],
+        "h8",
+        "outside 5..=20",
+    );
+    assert_bad(
+        &["gomoku", "threats", "--size", "4"],
+        "a1",
+        "outside 5..=20",
+    );
+    assert_bad(
+        &["gomoku", "threats", "/nonexistent/board.txt"],
+        "",
+        "cannot read file",
+    );
+    assert_bad(&t, "", "empty input");
+    assert_bad(&["gomoku", "lut", "21523359"], "", "outside");
+}
