@@ -244,7 +244,7 @@ fn query_follows_moves_and_refuses_bad_input() {
 
 #[test]
 fn sizes_beyond_the_solver_are_refused_before_work() {
-    for board in ["5x5", "4x6", "0x3", "20x1", "axb"] {
+    for board in ["5x5", "4x5", "4x6", "0x3", "20x1", "axb"] {
         let out = run(&["go", "solve", board]);
         assert_eq!(out.status.code(), Some(2), "{board}");
         let err = String::from_utf8_lossy(&out.stderr);

@@ -97,6 +97,48 @@ pub fn build_game(rows: usize, cols: usize, states: Option<&Path>) -> anyhow::Re
     Ok(game)
 }
 
+/// Bytes the solver needs for `states` states: 12 per state and 28 per move (slot, predecessor entry
+/// and the transient edge record), with 8 moves per state (4x4 has 6.7).
+fn estimated_bytes(states: u64) -> u64 {
+    states * 12 + states * 8 * 28
+}
+
+/// Refuses, before any work, a board whose estimated memory exceeds what this machine has
+/// available. The state count is estimated from the exact legal count (Tromp's dynamic program,
+/// instant for these sizes): 4 states per reduced position, about `legal / symmetries` of them.
+fn check_memory(rows: usize, cols: usize) -> anyhow::Result<()> {
+    if rows * cols > MAX_POINTS {
+        return Ok(()); // build_game refuses with its own message.
+    }
+    let Some(shape) = stonelab_go::enumerate::Shape::new(rows, cols) else {
+        return Ok(());
+    };
+    let legal = stonelab_go::dp::count_legal(shape)?;
+    let legal: f64 = legal.to_string().parse().unwrap_or(f64::MAX);
+    let states = 4.0 * legal / shape.symmetries().len() as f64;
+    let need = estimated_bytes(states as u64);
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("MemAvailable:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map(|kb| kb * 1024);
+    if let Some(available) = available {
+        if need > available / 10 * 9 {
+            bail!(
+                "board {rows}x{cols} has about {states:.3e} states; solving keeps every move in memory \
+                 and needs about {:.0} GiB, but {:.1} GiB are available (see docs/go-solver.md for \
+                 what bigger boards need)",
+                need as f64 / f64::from(1u32 << 30),
+                available as f64 / f64::from(1u32 << 30)
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The database metadata: board, rules and counts (komi-independent, so no komi).
 pub fn db_meta(game: &GoGame) -> String {
     let g = game.geometry();
@@ -215,6 +257,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
 
     let started = Instant::now();
+    check_memory(g.rows(), g.cols())?;
     let game = Arc::new(build_game(g.rows(), g.cols(), args.states.as_deref())?);
     let checkpoint_dir = args.checkpoint_dir.clone().or_else(|| {
         args.out
