@@ -382,14 +382,20 @@ impl PlayoutBoard {
                 self.merge(a, r);
             }
         }
+        // Opponent neighbours left without a liberty (rare: one predictable branch when none).
+        let mut dead = 0u32;
+        for i in 0..4 {
+            let r = self.root(nbrs[i]);
+            dead |= (opp_nbrs >> i & 1 & u32::from(self.libs[r] & 0xfff == 0)) << i;
+        }
         let mut captured = 0;
         let mut captured_at = 0;
-        while opp_nbrs != 0 {
-            let q = nbrs[opp_nbrs.trailing_zeros() as usize];
-            opp_nbrs &= opp_nbrs - 1;
-            // Still the opponent's (not taken with a chain captured a moment ago) and no liberty.
-            let r = self.root(q);
-            if self.colour[q] == opp && self.libs[r] & 0xfff == 0 {
+        while dead != 0 {
+            let q = nbrs[dead.trailing_zeros() as usize];
+            dead &= dead - 1;
+            // Not already taken with a chain captured a moment ago.
+            if self.colour[q] == opp {
+                let r = self.root(q);
                 captured += self.size[r];
                 captured_at = r;
                 self.capture(r);
