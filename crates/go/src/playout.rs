@@ -283,17 +283,21 @@ impl PlayoutBoard {
     /// with another liberty, or takes the last liberty of an opponent chain.
     #[inline]
     fn is_legal_empty(&self, s: usize, c: u8) -> bool {
-        // All four neighbours are looked at, without early exits: the colours are random, so
-        // branches on them mispredict, while the work per neighbour is a few instructions.
         let nbrs = self.neighbours(s);
-        let mut legal = false;
         for i in 0..4 {
             let q = nbrs[i];
             let k = self.colour[q];
-            let atari = self.in_atari(self.root(q));
-            legal |= (k == EMPTY) | ((k == c) & !atari) | ((k == 3 - c) & atari);
+            if k == EMPTY {
+                return true;
+            }
+            if k != OFF {
+                let own = k == c;
+                if own != self.in_atari(self.root(q)) {
+                    return true;
+                }
+            }
         }
-        legal
+        false
     }
 
     /// Whether the side to move may play `p` (on the board, empty, not the ko point, no suicide).
