@@ -1,13 +1,20 @@
-//! Perft counts from `tests/data/go/perft.csv` (source named in the file). Rows up to
-//! `NODE_LIMIT` nodes run in the normal suite; `cargo test --release --test go_perft -- --ignored`
-//! runs them all (9x9 depth 5 and the 5x5 depth-7 variants take minutes).
+//! Perft counts from `tests/data/go/perft.csv` (source named in the file). Rows up to the node limit
+//! (200 million, or `STONELAB_PERFT_NODE_LIMIT`) run in the normal suite: 9x9 to depth 4, 5x5 to
+//! depth 6, 9x9 depth 4 with suicide. `cargo test --release --test go_perft -- --ignored` runs the
+//! rest (9x9 depth 5 and the three 5x5 depth-7 counts: about 80 s of CPU together on the 2-core dev
+//! machine, see BENCHMARKS.md).
 
 use std::process::Command;
 
 use stonelab_go::vertex::parse_size;
 use stonelab_go::{perft, Board, Rules};
 
-const NODE_LIMIT: u64 = 200_000_000;
+fn node_limit() -> u64 {
+    std::env::var("STONELAB_PERFT_NODE_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000_000)
+}
 
 struct Row {
     size: String,
@@ -36,7 +43,8 @@ fn rows() -> Vec<Row> {
         .collect()
 }
 
-fn check(limit: u64, over: bool) {
+fn check(over: bool) {
+    let limit = node_limit();
     let mut ran = 0;
     for row in rows() {
         if (row.nodes <= limit) == over {
@@ -51,18 +59,18 @@ fn check(limit: u64, over: bool) {
         );
         ran += 1;
     }
-    assert!(ran > 0);
+    assert!(ran > 0 || over);
 }
 
 #[test]
 fn perft_counts_within_node_limit() {
-    check(NODE_LIMIT, false);
+    check(false);
 }
 
 #[test]
 #[ignore = "minutes: 9x9 depth 5 and 5x5 depth 7"]
 fn perft_counts_over_node_limit() {
-    check(NODE_LIMIT, true);
+    check(true);
 }
 
 #[test]

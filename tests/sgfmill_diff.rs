@@ -95,7 +95,7 @@ fn game(rng: &mut Rng, n: usize, rules: Rules, cmds: &mut String, expects: &mut 
     let g = Geometry::new(n, n).unwrap();
     let mut b = Board::new(g, rules);
     cmds.push_str(&format!("G {n}\n"));
-    let len = (3 * n * n).min(72);
+    let len = (3 * n * n).min(56);
     for i in 0..len {
         let me = b.to_move();
         let letter = me.letter();

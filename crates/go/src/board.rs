@@ -7,21 +7,34 @@
 //! Blocks are allocated statically per board, as in seed 003: every point owns one block slot and the
 //! union-find root of a block (a point) names its slot. Unions are by size and without path
 //! compression, so a tree is at most log2(361) deep and every write to the tables can be logged on a
-//! trail and rolled back exactly by [`Board::undo`].
+//! trail and rolled back exactly by [`Board::undo`]. Per colour the board also keeps the stones of
+//! blocks in atari, which makes [`Board::legal_moves`] and [`Board::is_legal`] a few bitboard
+//! operations.
+//!
+//! The API in brief (stable for playouts, the retrograde solver and GTP):
+//! - position: [`Board::new`], [`Board::from_setup`], [`Board::to_setup`], [`Board::geometry`],
+//!   [`Board::to_move`], [`Board::stones`], [`Board::empty`], [`Board::ko`], [`Board::hash`],
+//!   [`Board::captures`], [`Board::passes`], [`Board::block`], [`Board::liberties`],
+//!   [`Board::in_atari`];
+//! - moves: [`Board::is_legal`], [`Board::legal_moves`] (bulk), [`Board::try_play`] (typed
+//!   [`IllegalMove`]), [`Board::try_play_as`] (either colour, as GTP `play`), [`Board::play`]
+//!   (panics if illegal), [`Board::play_unchecked`], [`Board::pass`], [`Board::undo`];
+//! - playouts: [`Board::set_keep_history`] (off: no undo records), [`Board::copy_position_from`];
+//! - scoring and checks: [`Board::area_score`], [`Board::check_consistency`].
 //!
 //! ```
 //! use stonelab_go::{Board, Color, Geometry, Move, Point, Rules};
 //! let mut b = Board::new(Geometry::new(3, 3).unwrap(), Rules::default());
-//! // Black takes the corner, White surrounds it... (diagram rows top first)
-//! for p in [(0, 0), (0, 1), (2, 2), (1, 0)] {
-//!     b.try_play(Move::Play(Point::new(p.0, p.1))).unwrap();
+//! // Black takes the corner, White answers on both sides of it and captures it.
+//! for (row, col) in [(0, 0), (0, 1), (2, 2), (1, 0)] {
+//!     b.try_play(Move::Play(Point::new(row, col))).unwrap();
 //! }
-//! // X O .
-//! // O . .
-//! // . . X
+//! assert_eq!(b.to_string(), ".O.\nO..\n..X\n");
 //! assert_eq!(b.captures(Color::White), 1);
-//! assert!(b.stones(Color::Black).contains(Point::new(2, 2)));
+//! // Black may not refill the corner: it would be suicide.
+//! assert!(!b.is_legal(Point::new(0, 0)));
 //! b.undo().unwrap();
+//! assert_eq!(b.to_string(), "XO.\n...\n..X\n");
 //! assert_eq!(b.captures(Color::White), 0);
 //! ```
 
