@@ -25,7 +25,7 @@ pub enum Colour {
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Whose eyes to mark
+    /// Whose eyes to mark (in JSON, the list of a colour not asked for is empty)
     #[arg(long, value_enum, default_value_t = Colour::Both)]
     pub colour: Colour,
     /// Output format

@@ -1,5 +1,5 @@
 //! Random playouts: each side plays a uniformly random legal move that does not fill one of its own
-//! rule-2/4 eyes (see [`crate::eyes`]), and passes when no such move is left; two passes in a row end
+//! rule-2/4 eyes (see [`mod@crate::eyes`]), and passes when no such move is left; two passes in a row end
 //! the game, which is scored by area (komi from [`PlayoutConfig`]). Simple ko, suicide illegal (the
 //! rules of [`Rules::STANDARD`]).
 //!
