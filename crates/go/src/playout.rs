@@ -1,7 +1,7 @@
 //! Random playouts: each side plays a uniformly random legal move that does not fill one of its own
-//! rule-2/4 eyes (see [`mod@crate::eyes`]), and passes when no such move is left; two passes in a row end
-//! the game, which is scored by area (komi from [`PlayoutConfig`]). Simple ko, suicide illegal (the
-//! rules of [`Rules::STANDARD`]).
+//! rule-2/4 eyes (see [`mod@crate::eyes`]), and passes when no such move is left; two passes in a
+//! row end the game, which is scored by area (komi from [`PlayoutConfig`]). Simple ko, suicide
+//! illegal (the rules of [`Rules::STANDARD`]).
 //!
 //! A playout draws from a seeded [`Rng`], so the same seed replays the same game. A move cap guards
 //! against endless games: simple ko does not stop every cycle (a 2x2 board always cycles; triple
