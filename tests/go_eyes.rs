@@ -123,18 +123,8 @@ fn random_positions_9_13_19() {
         let masks = EyeMasks::new(g);
         let portable = masks.portable();
         for _ in 0..340_000 {
-            let empty_pct = rng.below(100);
-            let black_share = rng.below(101);
-            let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-            for p in g.points() {
-                if rng.below(100) >= empty_pct {
-                    if rng.below(100) < black_share {
-                        black.set(p);
-                    } else {
-                        white.set(p);
-                    }
-                }
-            }
+            let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
+            let [black, white] = rng.position(&g, empty_pct, black_pct);
             let empty = g.not(black | white);
             let [eb, ew] = masks.eyes_both(black, white);
             assert_eq!(portable.eyes_both(black, white), [eb, ew]);

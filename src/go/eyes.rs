@@ -25,7 +25,7 @@ pub enum Colour {
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Whose eyes to mark
+    /// Whose eyes to mark (in JSON, the list of a colour not asked for is empty)
     #[arg(long, value_enum, default_value_t = Colour::Both)]
     pub colour: Colour,
     /// Output format
@@ -158,20 +158,6 @@ fn median_ns(batches: usize, per_batch: u32, mut f: impl FnMut()) -> f64 {
     times[times.len() / 2]
 }
 
-/// A fixed 19x19 position for the eye benchmarks: about 40% black, 40% white.
-fn bench_position(g: &Geometry) -> [Bitboard; 2] {
-    let mut rng = Rng::new(19);
-    let mut stones = [Bitboard::EMPTY; 2];
-    for p in g.points() {
-        match rng.below(5) {
-            0 | 1 => stones[0].set(p),
-            2 | 3 => stones[1].set(p),
-            _ => {}
-        }
-    }
-    stones
-}
-
 /// Playouts per second from the empty board, one thread, fixed seed: the median over batches of
 /// about `seconds / 15` each (the median resists other load on a shared machine).
 fn playouts_per_s(size: usize, seconds: f64) -> f64 {
@@ -197,7 +183,8 @@ pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
     use std::hint::black_box;
     let g = Geometry::new(19, 19)?;
     let masks = EyeMasks::new(g);
-    let [black, white] = bench_position(&g);
+    // A fixed position: about 40% black, 40% white.
+    let [black, white] = Rng::new(19).position(&g, 20, 50);
     let eyes_ns = median_ns(21, 200_000, || {
         black_box(masks.eyes_both(black_box(black), black_box(white)));
     });

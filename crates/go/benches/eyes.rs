@@ -6,26 +6,13 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use stonelab_go::playout::{Playout, PlayoutConfig};
-use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Rng};
-
-/// A 19x19 middle-game-like position: about 40% black, 40% white, fixed seed.
-fn position(g: &Geometry) -> (Bitboard, Bitboard) {
-    let mut rng = Rng::new(19);
-    let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-    for p in g.points() {
-        match rng.below(5) {
-            0 | 1 => black.set(p),
-            2 | 3 => white.set(p),
-            _ => {}
-        }
-    }
-    (black, white)
-}
+use stonelab_go::{eyes_naive, EyeMasks, Geometry, Rng};
 
 fn eyes(c: &mut Criterion) {
     let g = Geometry::new(19, 19).unwrap();
     let masks = EyeMasks::new(g);
-    let (black, white) = position(&g);
+    // About 40% black, 40% white, fixed seed.
+    let [black, white] = Rng::new(19).position(&g, 20, 50);
     let empty = g.not(black | white);
     c.bench_function("eyes_19x19_both", |b| {
         b.iter(|| masks.eyes_both(black_box(black), black_box(white)))

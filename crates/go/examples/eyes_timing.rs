@@ -18,14 +18,7 @@ fn min_ns(mut f: impl FnMut()) -> f64 {
 fn main() {
     let g = Geometry::new(19, 19).unwrap();
     let mut rng = Rng::new(19);
-    let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-    for p in g.points() {
-        match rng.below(5) {
-            0 | 1 => black.set(p),
-            2 | 3 => white.set(p),
-            _ => {}
-        }
-    }
+    let [black, white] = rng.position(&g, 20, 50);
     let m = EyeMasks::new(g);
     let p = m.portable();
     println!(
@@ -41,19 +34,7 @@ fn main() {
         })
     );
     // 64 different positions, each call independent: throughput rather than one value's latency.
-    let boards: Vec<[Bitboard; 2]> = (0..64)
-        .map(|_| {
-            let (mut b, mut w) = (Bitboard::EMPTY, Bitboard::EMPTY);
-            for q in g.points() {
-                match rng.below(5) {
-                    0 | 1 => b.set(q),
-                    2 | 3 => w.set(q),
-                    _ => {}
-                }
-            }
-            [b, w]
-        })
-        .collect();
+    let boards: Vec<[Bitboard; 2]> = (0..64).map(|_| rng.position(&g, 20, 50)).collect();
     let mut out = vec![[Bitboard::EMPTY; 2]; 64];
     for (name, masks) in [("detected isa", m), ("portable", p)] {
         let per = min_ns(|| {

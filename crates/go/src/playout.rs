@@ -1,7 +1,7 @@
 //! Random playouts: each side plays a uniformly random legal move that does not fill one of its own
-//! rule-2/4 eyes (see [`crate::eyes`]), and passes when no such move is left; two passes in a row end
-//! the game, which is scored by area (komi from [`PlayoutConfig`]). Simple ko, suicide illegal (the
-//! rules of [`Rules::STANDARD`]).
+//! rule-2/4 eyes (see [`mod@crate::eyes`]), and passes when no such move is left; two passes in a
+//! row end the game, which is scored by area (komi from [`PlayoutConfig`]). Simple ko, suicide
+//! illegal (the rules of [`Rules::STANDARD`]).
 //!
 //! A playout draws from a seeded [`Rng`], so the same seed replays the same game. A move cap guards
 //! against endless games: simple ko does not stop every cycle (a 2x2 board always cycles; triple
@@ -219,6 +219,8 @@ impl PlayoutBoard {
     fn reset_from(&mut self, start: &PlayoutBoard) {
         let used = (self.geometry.rows() + 2) * self.w + 1;
         self.colour[..used].copy_from_slice(&start.colour[..used]);
+        // Empty slots must have chain 0 (see `place`); a previous game left stale roots.
+        self.chain[..used].copy_from_slice(&start.chain[..used]);
         self.nbr[..used].copy_from_slice(&start.nbr[..used]);
         self.empty_at[..used].copy_from_slice(&start.empty_at[..used]);
         self.n_empty = start.n_empty;
@@ -261,16 +263,6 @@ impl PlayoutBoard {
         let x = self.libs[root];
         let (count, sum, sum_sq) = (x & 0xfff, (x >> 12) & 0xf_ffff, x >> 32);
         count * sum_sq == sum * sum
-    }
-
-    #[inline]
-    fn add_lib(&mut self, root: usize, lib: usize) {
-        self.libs[root] += lib_key(lib);
-    }
-
-    #[inline]
-    fn remove_lib(&mut self, root: usize, lib: usize) {
-        self.libs[root] -= lib_key(lib);
     }
 
     /// Whether the empty slot `s` is an eye of `c` by rule 2/4 (virtual corner stones included).
@@ -366,38 +358,47 @@ impl PlayoutBoard {
         self.next[s] = s as u16;
         self.size[s] = 1;
         self.libs[s] = 0;
-        // One pass over the neighbours. `before` is their colour before the move: a neighbour
-        // captured earlier in this pass already gave its liberty to the new stone.
+        // The neighbour loops avoid branching on colours, which are random in a playout: the new
+        // stone takes every empty neighbour as a liberty, and every neighbouring slot's chain
+        // loses `s` (empty and off-board slots have chain 0, a dummy slot whose counters are
+        // never read).
         let nbrs = self.neighbours(s);
-        let before = [
-            self.colour[nbrs[0]],
-            self.colour[nbrs[1]],
-            self.colour[nbrs[2]],
-            self.colour[nbrs[3]],
-        ];
+        let opp = 3 - c;
+        let (mut own_nbrs, mut opp_nbrs, mut libs) = (0u32, 0u32, 0u64);
+        for i in 0..4 {
+            let (q, k) = (nbrs[i], self.colour[nbrs[i]]);
+            libs += lib_key(q) & 0u64.wrapping_sub(u64::from(k == EMPTY));
+            own_nbrs |= u32::from(k == c) << i;
+            opp_nbrs |= u32::from(k == opp) << i;
+            let r = self.root(q);
+            self.libs[r] = self.libs[r].wrapping_sub(lib_key(s));
+        }
+        self.libs[s] = libs;
+        while own_nbrs != 0 {
+            let q = nbrs[own_nbrs.trailing_zeros() as usize];
+            own_nbrs &= own_nbrs - 1;
+            let (a, r) = (self.root(s), self.root(q));
+            if a != r {
+                self.merge(a, r);
+            }
+        }
+        // Opponent neighbours left without a liberty (rare: one predictable branch when none).
+        let mut dead = 0u32;
+        for i in 0..4 {
+            let r = self.root(nbrs[i]);
+            dead |= (opp_nbrs >> i & 1 & u32::from(self.libs[r] & 0xfff == 0)) << i;
+        }
         let mut captured = 0;
         let mut captured_at = 0;
-        for i in 0..4 {
-            let (q, k) = (nbrs[i], before[i]);
-            if k == EMPTY {
-                self.add_lib(self.root(s), q);
-            } else if k == OFF || self.colour[q] == EMPTY {
-                continue;
-            } else if k == c {
+        while dead != 0 {
+            let q = nbrs[dead.trailing_zeros() as usize];
+            dead &= dead - 1;
+            // Not already taken with a chain captured a moment ago.
+            if self.colour[q] == opp {
                 let r = self.root(q);
-                self.remove_lib(r, s);
-                let a = self.root(s);
-                if a != r {
-                    self.merge(a, r);
-                }
-            } else {
-                let r = self.root(q);
-                self.remove_lib(r, s);
-                if self.libs[r] == 0 {
-                    captured += self.size[r];
-                    captured_at = r;
-                    self.capture(r, c);
-                }
+                captured += self.size[r];
+                captured_at = r;
+                self.capture(r);
             }
         }
         let root = self.root(s);
@@ -429,18 +430,19 @@ impl PlayoutBoard {
         self.libs[big] += self.libs[small];
     }
 
-    /// Removes the chain with root `r`; its neighbours of colour `capturer` gain the liberties.
-    fn capture(&mut self, r: usize, capturer: u8) {
+    /// Removes the chain with root `r`; its neighbours gain the liberties.
+    fn capture(&mut self, r: usize) {
         let mut t = r;
         loop {
+            // Every neighbouring chain gains the liberty: the capturer's chains, and harmlessly
+            // the dying chain itself and the dummy chain 0 of empty and off-board slots.
             let nbrs = self.neighbours(t);
             for i in 0..4 {
-                let q = nbrs[i];
-                if self.colour[q] == capturer {
-                    self.add_lib(self.root(q), t);
-                }
+                let q = self.root(nbrs[i]);
+                self.libs[q] = self.libs[q].wrapping_add(lib_key(t));
             }
             self.recolour(t, self.colour[t], EMPTY);
+            self.chain[t] = 0;
             self.put_empty(t);
             t = self.next[t] as usize & SLOT_MASK;
             if t == r {

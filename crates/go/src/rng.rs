@@ -1,5 +1,7 @@
 //! A small, fast, seeded random generator for playouts (wyrand), so that a playout replays exactly
-//! from its seed. Not for cryptography.
+//! from its seed; also random positions for tests and benchmarks. Not for cryptography.
+
+use crate::bitboard::{Bitboard, Geometry};
 
 /// wyrand (Wang Yi): a 64-bit counter mixed by one 128-bit multiply. Passes BigCrush/PractRand for
 /// the volumes a playout uses, and costs a few cycles per number.
@@ -36,6 +38,20 @@ impl Rng {
             }
         }
         (m >> 32) as u32
+    }
+
+    /// Random stones (not necessarily a legal position): each point is empty with probability
+    /// `empty_pct`/100, otherwise black with probability `black_pct`/100 and else white.
+    /// Returns Black's and White's stones.
+    pub fn position(&mut self, g: &Geometry, empty_pct: u32, black_pct: u32) -> [Bitboard; 2] {
+        let mut stones = [Bitboard::EMPTY; 2];
+        for p in g.points() {
+            if self.below(100) >= empty_pct {
+                let c = usize::from(self.below(100) >= black_pct);
+                stones[c].set(p);
+            }
+        }
+        stones
     }
 }
 
