@@ -256,3 +256,70 @@ fn sizes_beyond_the_solver_are_refused_before_work() {
             || String::from_utf8_lossy(&out.stderr).contains("TB")
     );
 }
+
+#[test]
+fn a_killed_solve_resumes_from_its_checkpoints() {
+    let fresh = temp("fresh3x4.db");
+    let out = run(&[
+        "go",
+        "solve",
+        "3x4",
+        "--workers",
+        "2",
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let resumed = temp("resumed3x4.db");
+    let r = resumed.to_str().unwrap();
+    let common = [
+        "go",
+        "solve",
+        "3x4",
+        "--workers",
+        "2",
+        "--out",
+        r,
+        "--checkpoint-secs",
+        "0",
+    ];
+    // The first run dies right after a checkpoint of round 20 (as if killed there).
+    let killed = stonelab()
+        .args(common)
+        .args(["--abort-after-round", "20"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        killed.status.code(),
+        Some(137),
+        "{}",
+        String::from_utf8_lossy(&killed.stderr)
+    );
+    assert!(!resumed.exists(), "no database from a killed run");
+    let ckpt = PathBuf::from(format!("{r}.ckpt"));
+    assert!(
+        std::fs::read_dir(&ckpt).unwrap().count() >= 1,
+        "checkpoints left behind"
+    );
+    // The same command again resumes, finishes, and writes the same database as a fresh run.
+    let again = stonelab().args(common).output().unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(String::from_utf8_lossy(&again.stderr).contains("resumed from checkpoints"));
+    assert_eq!(
+        std::fs::read(&fresh).unwrap(),
+        std::fs::read(&resumed).unwrap()
+    );
+    assert!(
+        !ckpt.exists(),
+        "checkpoints are removed once the database is written"
+    );
+}

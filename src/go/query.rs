@@ -85,15 +85,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "to_move": board.to_move().to_string(),
             "game_over": passes >= 2,
             "value": {
-                "lo": gogame::bound_with_komi(here.lo, args.komi),
-                "hi": gogame::bound_with_komi(here.hi, args.komi),
+                "lo": gogame::bound_json(here.lo, args.komi),
+                "hi": gogame::bound_json(here.hi, args.komi),
             },
             "exact": here.is_exact(),
             "best": best.iter().map(|&m| fmt(m)).collect::<Vec<_>>(),
             "moves": moves.iter().map(|&(m, b)| serde_json::json!({
                 "move": fmt(m),
-                "lo": gogame::bound_with_komi(b.lo, args.komi),
-                "hi": gogame::bound_with_komi(b.hi, args.komi),
+                "lo": gogame::bound_json(b.lo, args.komi),
+                "hi": gogame::bound_json(b.hi, args.komi),
             })).collect::<Vec<_>>(),
         }))?,
         Format::Text => {

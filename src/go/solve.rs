@@ -61,6 +61,10 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Testing aid: end the process abruptly (exit code 137, as after SIGKILL) once a checkpoint of
+    /// this round or later is written.
+    #[arg(long, hide = true)]
+    pub abort_after_round: Option<u32>,
 }
 
 /// Builds the game over the board's reduced positions: from a state file, or by enumerating into
@@ -267,7 +271,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let progress = crate::common::Spinner::new(format!("solving {}x{}", g.rows(), g.cols()));
     let on_event = {
         let progress = progress.clone();
+        let abort_after = args.abort_after_round;
         Arc::new(move |e: Event| match e {
+            Event::Checkpoint { round, .. } if abort_after.is_some_and(|r| round >= r) => {
+                std::process::exit(137)
+            }
             Event::EdgesBuilt {
                 states,
                 edges,
@@ -288,6 +296,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let outcome = dataflow::solve(game.clone(), options)?;
     progress.finish();
+    if let Some(round) = outcome.resumed_round {
+        eprintln!("resumed from checkpoints written after round {round}");
+    }
     let Some(values) = outcome.values else {
         // Not process 0: its part is done.
         eprintln!("process {} done", args.process);
@@ -324,8 +335,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "edges": outcome.edges,
             "rounds": outcome.rounds,
             "value": {
-                "lo": gogame::bound_with_komi(root.lo, args.komi),
-                "hi": gogame::bound_with_komi(root.hi, args.komi),
+                "lo": gogame::bound_json(root.lo, args.komi),
+                "hi": gogame::bound_json(root.hi, args.komi),
             },
             "exact": root.is_exact(),
             "best": best,

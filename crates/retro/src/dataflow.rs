@@ -155,6 +155,8 @@ pub struct Outcome {
     pub rounds: u32,
     /// Edges generated (all workers of this process).
     pub edges: u64,
+    /// The round this process's workers resumed from, if they found checkpoints.
+    pub resumed_round: Option<u32>,
 }
 
 /// Per-worker tables, shared by the three dataflows of one worker thread.
@@ -202,6 +204,7 @@ pub fn solve<G: GameGraph>(game: Arc<G>, options: Options) -> Result<Outcome, So
         values: None,
         rounds: 0,
         edges: 0,
+        resumed_round: None,
     };
     for result in guards.join() {
         let worker = result
@@ -209,6 +212,9 @@ pub fn solve<G: GameGraph>(game: Arc<G>, options: Options) -> Result<Outcome, So
             .map_err(SolveError::Worker)?;
         outcome.rounds = outcome.rounds.max(worker.rounds);
         outcome.edges += worker.edges;
+        if let Some(r) = worker.resumed_round {
+            outcome.resumed_round = Some(outcome.resumed_round.map_or(r, |o: u32| o.min(r)));
+        }
         if worker.values.is_some() {
             outcome.values = worker.values;
         }
@@ -220,6 +226,7 @@ struct WorkerOutcome {
     values: Option<Vec<Bounds>>,
     rounds: u32,
     edges: u64,
+    resumed_round: Option<u32>,
 }
 
 type Msg = (u64, u32, i16, i16);
@@ -386,6 +393,7 @@ fn run_worker<G: GameGraph>(
 
     // Resume from this worker's checkpoint, if one matches.
     let mut resumed = false;
+    let mut resumed_round = None;
     if let Some(dir) = &opts.checkpoint_dir {
         if let Some(ck) = checkpoint::load(dir, &opts.game_key, n, index, peers as usize)? {
             let mut t = shared.borrow_mut();
@@ -393,6 +401,7 @@ fn run_worker<G: GameGraph>(
                 t.values = ck.values;
                 t.rounds = ck.round;
                 resumed = true;
+                resumed_round = Some(ck.round);
             }
         }
     }
@@ -563,5 +572,6 @@ fn run_worker<G: GameGraph>(
         values,
         rounds: t.rounds,
         edges: t.slots.len() as u64,
+        resumed_round,
     })
 }

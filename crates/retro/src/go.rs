@@ -388,6 +388,17 @@ pub fn rules_json(komi: f64) -> serde_json::Value {
     })
 }
 
+/// One bound with komi applied, as JSON: a whole number when it is one (`9`, not `9.0`), a
+/// fraction otherwise (`1.5`), and `null` for an end the side cannot force.
+#[must_use]
+pub fn bound_json(v: i16, komi: f64) -> serde_json::Value {
+    match bound_with_komi(v, komi) {
+        None => serde_json::Value::Null,
+        Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => serde_json::json!(x as i64),
+        Some(x) => serde_json::json!(x),
+    }
+}
+
 /// One bound with komi applied: `None` for an end the side cannot force.
 #[must_use]
 pub fn bound_with_komi(v: i16, komi: f64) -> Option<f64> {

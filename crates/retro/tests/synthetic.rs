@@ -127,9 +127,14 @@ fn resume_from_checkpoints_gives_the_same_values() {
     assert!(std::fs::read_dir(&dir).unwrap().count() >= 1);
     let second = dataflow::solve(game.clone(), opts.clone()).unwrap();
     assert_eq!(second.values.as_deref(), Some(&want[..]));
+    assert!(
+        second.resumed_round.is_some(),
+        "the second run resumes from the first one's checkpoints"
+    );
     // A checkpoint of another game is ignored, not trusted.
     opts.game_key = "another".into();
     let third = dataflow::solve(game, opts).unwrap();
     assert_eq!(third.values.as_deref(), Some(&want[..]));
+    assert_eq!(third.resumed_round, None);
     std::fs::remove_dir_all(&dir).unwrap();
 }
