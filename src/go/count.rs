@@ -52,9 +52,10 @@ const TIME_LIMIT_S: f64 = 3600.0;
 const DP_MEMORY_LIMIT: f64 = 16.0 * (1u64 << 30) as f64;
 
 /// Measured enumeration speeds on one core (see BENCHMARKS.md, "Go enumeration"): legal
-/// positions per second when everything is counted, and when only the legal count is wanted.
-const FULL_RATE: f64 = 2.0e8;
-const LEGAL_ONLY_RATE: f64 = 2.0e10;
+/// positions per second when everything is counted, and positions of all rows but the last
+/// per second when only the legal count is wanted.
+const FULL_RATE: f64 = 1.5e8;
+const LEGAL_ONLY_RATE: f64 = 5.0e8;
 
 #[derive(serde::Serialize)]
 struct Full {
@@ -127,26 +128,47 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 );
             }
             // The exact number of legal positions (from the dynamic program, milliseconds for
-            // these sizes) gives the running time before any work starts.
+            // these sizes) bounds the running time before any table is built.
             let legal = dp::count_legal(eshape)?;
-            let legal = u64::try_from(&legal).context("legal count exceeds 64 bits")?;
-            let rate = if args.legal_only {
-                LEGAL_ONLY_RATE
-            } else {
-                FULL_RATE
-            } * threads_used(args.threads) as f64;
-            let estimate = legal as f64 / rate;
-            if estimate > TIME_LIMIT_S && !args.force {
+            let legal = u64::try_from(&legal).context("legal count exceeds 64 bits")? as f64;
+            let threads = threads_used(args.threads) as f64;
+            let refuse = |estimate: f64, what: String| {
                 anyhow::bail!(
-                    "board {shape} is out of reach of enumeration: {legal} legal positions, \
-                     estimated {} on {} thread(s) (limit {}; --force to run anyway, or \
-                     --method dp for the legal count)",
+                    "board {shape} is out of reach of enumeration: {what}, estimated {} on {} \
+                     thread(s) (limit {}; --force to run anyway{})",
                     human_time(estimate),
-                    threads_used(args.threads),
-                    human_time(TIME_LIMIT_S)
-                );
+                    threads,
+                    human_time(TIME_LIMIT_S),
+                    if args.legal_only {
+                        ""
+                    } else {
+                        ", --legal-only or --method dp for the legal count"
+                    }
+                )
+            };
+            let full_estimate = legal / (FULL_RATE * threads);
+            if !args.legal_only && full_estimate > TIME_LIMIT_S && !args.force {
+                return refuse(full_estimate, format!("{legal:.3e} legal positions"));
+            }
+            // The bulk last row cuts the work by at least the number of row patterns.
+            let floor = legal / (LEGAL_ONLY_RATE * threads * 3f64.powi(eshape.cols as i32));
+            if args.legal_only && floor > TIME_LIMIT_S && !args.force {
+                return refuse(floor, format!("{legal:.3e} legal positions"));
             }
             let enumerator = Enumerator::new(eshape)?;
+            let estimate = if args.legal_only {
+                let (nodes, _) = enumerator.work();
+                let estimate = nodes as f64 / (LEGAL_ONLY_RATE * threads);
+                if estimate > TIME_LIMIT_S && !args.force {
+                    return refuse(
+                        estimate,
+                        format!("{nodes:.3e} positions of all rows but the last"),
+                    );
+                }
+                estimate
+            } else {
+                full_estimate
+            };
             let bar = progress_bar(estimate);
             let progress = |done: usize, total: usize| {
                 if let Some(b) = &bar {
@@ -159,13 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 if let Some(b) = &bar {
                     b.finish_and_clear();
                 }
-                return print_legal(
-                    &args,
-                    shape,
-                    &dp::BigUint::from(legal),
-                    "enumerate",
-                    start,
-                );
+                return print_legal(&args, shape, &dp::BigUint::from(legal), "enumerate", start);
             }
             let c = enumerator.count(args.threads, &progress)?;
             if let Some(b) = &bar {

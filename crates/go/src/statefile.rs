@@ -378,7 +378,9 @@ impl StateTable {
             layout,
         };
         if table.dir(0, table.layout.dir - 1) != counts.reduced {
-            return Err(inconsistent("rank directory total is not the reduced count"));
+            return Err(inconsistent(
+                "rank directory total is not the reduced count",
+            ));
         }
         Ok(table)
     }
@@ -501,7 +503,10 @@ impl StateTable {
             None => 0,
             Some(k) => {
                 let at = HEADER_LEN
-                    + 8 * (self.layout.bits + self.layout.dir + self.layout.ko_bits + self.layout.ko_dir)
+                    + 8 * (self.layout.bits
+                        + self.layout.dir
+                        + self.layout.ko_bits
+                        + self.layout.ko_dir)
                     + 4 * k as usize;
                 u32_at(&self.map, at)
             }
@@ -596,12 +601,18 @@ mod tests {
             check(&good[..good.len() - 8]),
             StateFileError::BadLength { .. }
         ));
-        assert!(matches!(check(&good[..40]), StateFileError::BadLength { .. }));
+        assert!(matches!(
+            check(&good[..40]),
+            StateFileError::BadLength { .. }
+        ));
         let mut b = good.clone();
         b[8..12].copy_from_slice(&2u32.to_le_bytes());
         let hc = crc32fast::hash(&b[0..68]);
         b[68..72].copy_from_slice(&hc.to_le_bytes());
-        assert!(matches!(check(&b), StateFileError::BadVersion { found: 2, .. }));
+        assert!(matches!(
+            check(&b),
+            StateFileError::BadVersion { found: 2, .. }
+        ));
         std::fs::write(&path, &good).unwrap();
         assert!(StateTable::open(&path).is_ok());
         std::fs::remove_file(&path).unwrap();

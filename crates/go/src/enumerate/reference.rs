@@ -80,7 +80,10 @@ pub fn facts(shape: Shape, serial: u64) -> Facts {
                 img[ir * shape.cols + ic] = g[r * shape.cols + c];
             }
         }
-        let img_serial = img.iter().rev().fold(0u64, |acc, &v| acc * 3 + u64::from(v));
+        let img_serial = img
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &v| acc * 3 + u64::from(v));
         img_serial >= serial
     });
     let mut ko_mask = 0;

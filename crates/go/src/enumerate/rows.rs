@@ -98,8 +98,7 @@ fn step(f: &Frontier, cols: usize, pattern: usize) -> Option<Frontier> {
             continue;
         }
         let me = MAX_COLS + c;
-        if (c > 0 && nc[c - 1] == EMPTY) || (c + 1 < cols && nc[c + 1] == EMPTY) || above == EMPTY
-        {
+        if (c > 0 && nc[c - 1] == EMPTY) || (c + 1 < cols && nc[c + 1] == EMPTY) || above == EMPTY {
             let r = find(&mut parent, me);
             lib[r] = true;
         }

@@ -255,10 +255,19 @@ mod tests {
     #[test]
     fn parses_sizes() {
         assert_eq!("4x5".parse(), Ok(Shape { rows: 4, cols: 5 }));
-        assert!(matches!("4".parse::<Shape>(), Err(ShapeError::Malformed(_))));
-        assert!(matches!("4x-1".parse::<Shape>(), Err(ShapeError::Malformed(_))));
+        assert!(matches!(
+            "4".parse::<Shape>(),
+            Err(ShapeError::Malformed(_))
+        ));
+        assert!(matches!(
+            "4x-1".parse::<Shape>(),
+            Err(ShapeError::Malformed(_))
+        ));
         assert!(matches!("0x3".parse::<Shape>(), Err(ShapeError::Zero(_))));
-        assert!(matches!("70x7".parse::<Shape>(), Err(ShapeError::TooLarge(_))));
+        assert!(matches!(
+            "70x7".parse::<Shape>(),
+            Err(ShapeError::TooLarge(_))
+        ));
         assert!(!"7x7".parse::<Shape>().unwrap().has_serials());
     }
 
