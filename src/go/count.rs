@@ -11,7 +11,7 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stonelab_go::dp;
-use stonelab_go::enumerate::{Enumerator, Shape};
+use stonelab_go::enumerate::{Enumerator, Shape, Slice};
 
 use crate::common::Format;
 
@@ -44,6 +44,21 @@ pub struct Args {
     /// Run even when the estimated time is over the limit (one hour)
     #[arg(long)]
     pub force: bool,
+    /// Enumeration only: count one slice K/N of the search (every N-th task from task K);
+    /// the counts of slices 0/N .. N-1/N add up to the board's (maxima by max)
+    #[arg(long, value_name = "K/N")]
+    pub slice: Option<String>,
+}
+
+fn parse_slice(text: &str) -> anyhow::Result<Slice> {
+    let bad = || anyhow::anyhow!("malformed slice '{text}': expected K/N with 0 <= K < N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (part, parts): (usize, usize) =
+        (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if part >= parts {
+        return Err(bad());
+    }
+    Ok(Slice { part, parts })
 }
 
 /// Longest estimated enumeration accepted without `--force`.
@@ -104,6 +119,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.threads == Some(0) {
         anyhow::bail!("--threads must be at least 1");
     }
+    let slice = match &args.slice {
+        None => Slice::WHOLE,
+        Some(_) if args.method == Method::Dp || args.legal_only => {
+            anyhow::bail!("--slice applies to the full enumeration only")
+        }
+        Some(text) => parse_slice(text)?,
+    };
     let start = Instant::now();
     match args.method {
         Method::Dp => {
@@ -146,7 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     }
                 )
             };
-            let full_estimate = legal / (FULL_RATE * threads);
+            let full_estimate = legal / (FULL_RATE * threads * slice.parts as f64);
             if !args.legal_only && full_estimate > TIME_LIMIT_S && !args.force {
                 return refuse(full_estimate, format!("{legal:.3e} legal positions"));
             }
@@ -183,7 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 return print_legal(&args, shape, &dp::BigUint::from(legal), "enumerate", start);
             }
-            let c = enumerator.count(args.threads, &progress)?;
+            let c = enumerator.count_slice(args.threads, &progress, slice)?;
             if let Some(b) = &bar {
                 b.finish_and_clear();
             }

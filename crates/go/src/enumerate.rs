@@ -129,6 +129,18 @@ impl Masks {
     }
 }
 
+/// Part `part` of `parts` of a search: every `parts`-th task, starting at task `part`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slice {
+    pub part: usize,
+    pub parts: usize,
+}
+
+impl Slice {
+    /// The whole search.
+    pub const WHOLE: Slice = Slice { part: 0, parts: 1 };
+}
+
 /// A node of the row-by-row search: the rows placed so far.
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -149,6 +161,9 @@ pub struct Enumerator {
     /// `img[(k * rows + r) * npat + p]`: serial contribution of pattern `p` on row `r` to
     /// the image under symmetry `k + 1`.
     img: Vec<u64>,
+    /// `img0[p * 8 + k]`: the row-0 slice of `img`, pattern-major so the leaf loop reads one
+    /// cache line per pattern.
+    img0: Vec<u64>,
     /// Point mask (row 0) of the black / white stones of each pattern.
     pat_black: Vec<u64>,
     pat_white: Vec<u64>,
@@ -187,6 +202,12 @@ impl Enumerator {
                 }
             }
         }
+        let mut img0 = vec![0u64; npat * 8];
+        for k in 0..syms.len() {
+            for p in 0..npat {
+                img0[p * 8 + k] = img[k * shape.rows * npat + p];
+            }
+        }
         let (mut pat_black, mut pat_white) = (vec![0; npat], vec![0; npat]);
         for p in 0..npat {
             let mut x = p;
@@ -204,6 +225,7 @@ impl Enumerator {
             table,
             nsym: syms.len(),
             img,
+            img0,
             pat_black,
             pat_white,
             masks: Masks::new(shape),
@@ -273,10 +295,19 @@ impl Enumerator {
         &self,
         threads: Option<usize>,
         progress: Progress<'_>,
+        slice: Slice,
         task: impl Fn(&Node, usize) -> TaskOut<T> + Sync,
     ) -> Result<(Counts, Vec<T>), EnumerateError> {
         let depth = self.root_depth();
-        let roots = self.roots(depth);
+        let mut roots = self.roots(depth);
+        if slice.parts > 1 {
+            roots = roots
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| i % slice.parts == slice.part)
+                .map(|(_, n)| n)
+                .collect();
+        }
         let done = AtomicUsize::new(0);
         let total = roots.len();
         let body = || {
@@ -324,8 +355,6 @@ impl Enumerator {
         }
         // Last search row = board row 0: the least significant digits, taken in bulk.
         let finals = self.table.finals(n.state);
-        let npat = self.table.npat;
-        let rows = self.shape.rows;
         let mut counts = Counts {
             legal: finals.len() as u64,
             ..Counts::default()
@@ -333,8 +362,9 @@ impl Enumerator {
         'pattern: for &p in finals {
             let p = p as usize;
             let serial = n.serial + p as u64;
+            let img0 = &self.img0[p * 8..p * 8 + 8];
             for k in 0..self.nsym {
-                if n.imgs[k] + self.img[k * rows * npat + p] < serial {
+                if n.imgs[k] + img0[k] < serial {
                     continue 'pattern;
                 }
             }
@@ -388,7 +418,19 @@ impl Enumerator {
         threads: Option<usize>,
         progress: Progress<'_>,
     ) -> Result<Counts, EnumerateError> {
-        let (counts, _) = self.run_tasks(threads, progress, |n, d| TaskOut {
+        self.count_slice(threads, progress, Slice::WHOLE)
+    }
+
+    /// [`Enumerator::count`] over one slice of the search: the counts of all the slices of a
+    /// board add up to the whole (the maxima combine by `max`). Used to measure the rate of a
+    /// board too big to count in one go, and to split such a count over several runs.
+    pub fn count_slice(
+        &self,
+        threads: Option<usize>,
+        progress: Progress<'_>,
+        slice: Slice,
+    ) -> Result<Counts, EnumerateError> {
+        let (counts, _) = self.run_tasks(threads, progress, slice, |n, d| TaskOut {
             counts: self.visit(n, d, &mut |_, _| {}),
             out: (),
         })?;
@@ -411,7 +453,7 @@ impl Enumerator {
                 }
             })
             .collect();
-        let (counts, _) = self.run_tasks(threads, progress, |n, d| TaskOut {
+        let (counts, _) = self.run_tasks(threads, progress, Slice::WHOLE, |n, d| TaskOut {
             counts: Counts {
                 legal: self.count_prefixes(n.state, d, &nfinal),
                 ..Counts::default()
@@ -449,7 +491,7 @@ impl Enumerator {
     ) -> Result<ReducedSet, EnumerateError> {
         let words = self.shape.serial_count().div_ceil(64) as usize;
         let bits: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-        let (counts, kos) = self.run_tasks(threads, progress, |n, d| {
+        let (counts, kos) = self.run_tasks(threads, progress, Slice::WHOLE, |n, d| {
             let mut ko = Vec::new();
             let counts = self.visit(n, d, &mut |s, m| {
                 bits[(s / 64) as usize].fetch_or(1 << (s % 64), Ordering::Relaxed);
