@@ -150,6 +150,8 @@ struct Node {
     imgs: [u64; 7],
     black: u64,
     white: u64,
+    /// Pattern of the first row placed (board row `rows - 1`, the top serial digits).
+    top: usize,
 }
 
 /// The enumerator of one board: row table plus per-row image tables.
@@ -164,6 +166,10 @@ pub struct Enumerator {
     /// `img0[p * 8 + k]`: the row-0 slice of `img`, pattern-major so the leaf loop reads one
     /// cache line per pattern.
     img0: Vec<u64>,
+    /// Each pattern with its columns in reverse order.
+    rev_pat: Vec<usize>,
+    /// Per state: the number of legal last rows below it (0 for states never above one).
+    nfinal: Vec<u64>,
     /// Point mask (row 0) of the black / white stones of each pattern.
     pat_black: Vec<u64>,
     pat_white: Vec<u64>,
@@ -220,8 +226,29 @@ impl Enumerator {
                 x /= 3;
             }
         }
+        let rev_pat = (0..npat)
+            .map(|p| {
+                let (mut x, mut r) = (p, 0);
+                for _ in 0..shape.cols {
+                    r = r * 3 + x % 3;
+                    x /= 3;
+                }
+                r
+            })
+            .collect();
+        let nfinal = (0..table.accepting.len() as u32)
+            .map(|s| {
+                if table.expandable(s) {
+                    table.finals(s).len() as u64
+                } else {
+                    0
+                }
+            })
+            .collect();
         Ok(Enumerator {
             shape,
+            rev_pat,
+            nfinal,
             table,
             nsym: syms.len(),
             img,
@@ -254,6 +281,7 @@ impl Enumerator {
             imgs,
             black: n.black | self.pat_black[p] << shift,
             white: n.white | self.pat_white[p] << shift,
+            top: if depth == 0 { p } else { n.top },
         }
     }
 
@@ -265,6 +293,7 @@ impl Enumerator {
             imgs: [0; 7],
             black: 0,
             white: 0,
+            top: 0,
         }];
         for d in 0..depth {
             let mut next = Vec::new();
@@ -343,6 +372,14 @@ impl Enumerator {
     /// Visits the subtree of `n` (at search depth `depth`), calling `leaf(serial, ko_mask)`
     /// for every reduced legal position in increasing serial order. Returns the counts.
     fn visit<F: FnMut(u64, u64)>(&self, n: &Node, depth: usize, leaf: &mut F) -> Counts {
+        // Mirrored left-right, the image's top row is the top row reversed: when that is
+        // smaller, nothing below is reduced, and only the legal count is wanted.
+        if depth >= 1 && self.shape.rows > 1 && self.rev_pat[n.top] < n.top {
+            return Counts {
+                legal: self.count_prefixes(n.state, depth, &self.nfinal),
+                ..Counts::default()
+            };
+        }
         if depth + 1 < self.shape.rows {
             let mut counts = Counts::default();
             for (p, &t) in self.table.row(n.state).iter().enumerate() {
@@ -359,7 +396,14 @@ impl Enumerator {
             legal: finals.len() as u64,
             ..Counts::default()
         };
-        'pattern: for &p in finals {
+        // Mirrored top to bottom, the image's top row is row 0: a pattern below the top row's
+        // makes a smaller image. (With one row, the top row is row 0 itself.)
+        let from = if self.shape.rows > 1 {
+            finals.partition_point(|&p| (p as usize) < n.top)
+        } else {
+            0
+        };
+        'pattern: for &p in &finals[from..] {
             let p = p as usize;
             let serial = n.serial + p as u64;
             let img0 = &self.img0[p * 8..p * 8 + 8];
@@ -444,18 +488,10 @@ impl Enumerator {
         threads: Option<usize>,
         progress: Progress<'_>,
     ) -> Result<u64, EnumerateError> {
-        let nfinal: Vec<u64> = (0..self.table.accepting.len() as u32)
-            .map(|s| {
-                if self.table.expandable(s) {
-                    self.table.finals(s).len() as u64
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let nfinal = &self.nfinal;
         let (counts, _) = self.run_tasks(threads, progress, Slice::WHOLE, |n, d| TaskOut {
             counts: Counts {
-                legal: self.count_prefixes(n.state, d, &nfinal),
+                legal: self.count_prefixes(n.state, d, nfinal),
                 ..Counts::default()
             },
             out: (),
