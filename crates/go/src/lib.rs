@@ -15,3 +15,6 @@ pub mod setup;
 pub mod statefile;
 pub mod vertex;
 pub mod zobrist;
+
+pub use enumerate::Enumerator;
+pub use statefile::StateTable;
