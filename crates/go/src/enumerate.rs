@@ -17,7 +17,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 pub use shape::{
-    canonical, decode, encode, image, Shape, ShapeError, Symmetry, MAX_POINTS, MAX_SIDE,
+    canonical, decode, encode, image, Canonicalizer, Shape, ShapeError, Symmetry, MAX_POINTS,
+    MAX_SIDE,
 };
 
 use rows::{RowTable, DEAD, MAX_COLS};
@@ -194,20 +195,7 @@ impl Enumerator {
         let table = RowTable::new(shape.rows, shape.cols);
         let npat = table.npat;
         let syms = &shape.symmetries()[1..];
-        let mut img = vec![0u64; syms.len() * shape.rows * npat];
-        for (k, &sym) in syms.iter().enumerate() {
-            for r in 0..shape.rows {
-                for p in 0..npat {
-                    let mut x = p;
-                    let mut v = 0;
-                    for c in 0..shape.cols {
-                        v += (x % 3) as u64 * POW3[sym.map_point(shape, r * shape.cols + c)];
-                        x /= 3;
-                    }
-                    img[(k * shape.rows + r) * npat + p] = v;
-                }
-            }
-        }
+        let img = shape::row_images(shape);
         let mut img0 = vec![0u64; npat * 8];
         for k in 0..syms.len() {
             for p in 0..npat {
