@@ -3,10 +3,10 @@
 //! among its symmetric images) and ko points with Black to move.
 //!
 //! Rows are placed from the last board row (the most significant serial digits) to the first,
-//! so each task visits its serials in increasing order. A precomputed [row transition
-//! table](rows) answers "is this row legal below that frontier" for a whole row at once, and the
-//! last row is taken in bulk from the list of patterns that end the board legally. The
-//! symmetric images of a serial are sums of per-row table entries, updated row by row.
+//! so each task visits its serials in increasing order. A precomputed row transition table
+//! (module `rows`) answers "is this row legal below that frontier" for a whole row at once,
+//! and the last row is taken in bulk from the list of patterns that end the board legally.
+//! The symmetric images of a serial are sums of per-row table entries, updated row by row.
 
 pub mod reference;
 mod rows;
