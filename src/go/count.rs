@@ -80,6 +80,9 @@ struct Full {
     ko_points: u64,
     max_ko_points: u32,
     seconds: f64,
+    /// Present only with `--slice`: these counts are that part's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slice: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -216,6 +219,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ko_points: c.ko_points,
                 max_ko_points: c.max_ko_points,
                 seconds: start.elapsed().as_secs_f64(),
+                slice: (slice.parts > 1).then(|| format!("{}/{}", slice.part, slice.parts)),
             };
             match args.format {
                 Format::Json => crate::common::print_json(&out),
@@ -226,6 +230,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     println!("ko_points {}", out.ko_points);
                     println!("max_ko_points {}", out.max_ko_points);
                     println!("seconds {:.3}", out.seconds);
+                    if let Some(slice) = &out.slice {
+                        println!("slice {slice}");
+                    }
                     Ok(())
                 }
             }
