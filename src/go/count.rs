@@ -147,9 +147,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Method::Enumerate => {
             let eshape = enumeration_shape(shape);
             if !shape.has_serials() {
+                // More than 1% of all serials are legal on every board up to 19x19.
+                let floor = 0.01 * 3f64.powi(shape.points() as i32)
+                    / (FULL_RATE * threads_used(args.threads) as f64);
                 anyhow::bail!(
-                    "board {shape} is out of reach of enumeration: 3^{} serials do not fit 64 bits",
-                    shape.points()
+                    "board {shape} is out of reach of enumeration: 3^{} serials do not fit 64 \
+                     bits, and even 1% of them would take an estimated {} (--method dp for the \
+                     legal count)",
+                    shape.points(),
+                    human_time(floor)
                 );
             }
             // The exact number of legal positions (from the dynamic program, milliseconds for
@@ -278,7 +284,11 @@ fn human_time(s: f64) -> String {
         format!("{:.0} min", s / 60.0)
     } else if s < 2.0 * 86400.0 {
         format!("{:.1} h", s / 3600.0)
-    } else {
+    } else if s < 1000.0 * 86400.0 {
         format!("{:.0} days", s / 86400.0)
+    } else if s < 1e4 * 365.25 * 86400.0 {
+        format!("{:.1} years", s / (365.25 * 86400.0))
+    } else {
+        format!("{:.1e} years", s / (365.25 * 86400.0))
     }
 }
