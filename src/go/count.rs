@@ -11,7 +11,7 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stonelab_go::dp;
-use stonelab_go::enumerate::{Enumerator, Shape};
+use stonelab_go::enumerate::{Enumerator, Shape, Slice};
 
 use crate::common::Format;
 
@@ -44,6 +44,21 @@ pub struct Args {
     /// Run even when the estimated time is over the limit (one hour)
     #[arg(long)]
     pub force: bool,
+    /// Enumeration only: count one slice K/N of the search (every N-th task from task K);
+    /// the counts of slices 0/N .. N-1/N add up to the board's (maxima by max)
+    #[arg(long, value_name = "K/N")]
+    pub slice: Option<String>,
+}
+
+fn parse_slice(text: &str) -> anyhow::Result<Slice> {
+    let bad = || anyhow::anyhow!("malformed slice '{text}': expected K/N with 0 <= K < N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (part, parts): (usize, usize) =
+        (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if part >= parts {
+        return Err(bad());
+    }
+    Ok(Slice { part, parts })
 }
 
 /// Longest estimated enumeration accepted without `--force`.
@@ -52,9 +67,10 @@ const TIME_LIMIT_S: f64 = 3600.0;
 const DP_MEMORY_LIMIT: f64 = 16.0 * (1u64 << 30) as f64;
 
 /// Measured enumeration speeds on one core (see BENCHMARKS.md, "Go enumeration"): legal
-/// positions per second when everything is counted, and when only the legal count is wanted.
-const FULL_RATE: f64 = 2.0e8;
-const LEGAL_ONLY_RATE: f64 = 2.0e10;
+/// positions per second when everything is counted, and positions of all rows but the last
+/// per second when only the legal count is wanted.
+const FULL_RATE: f64 = 2.5e8;
+const LEGAL_ONLY_RATE: f64 = 5.0e8;
 
 #[derive(serde::Serialize)]
 struct Full {
@@ -64,6 +80,9 @@ struct Full {
     ko_points: u64,
     max_ko_points: u32,
     seconds: f64,
+    /// Present only with `--slice`: these counts are that part's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slice: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -103,6 +122,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.threads == Some(0) {
         anyhow::bail!("--threads must be at least 1");
     }
+    let slice = match &args.slice {
+        None => Slice::WHOLE,
+        Some(_) if args.method == Method::Dp || args.legal_only => {
+            anyhow::bail!("--slice applies to the full enumeration only")
+        }
+        Some(text) => parse_slice(text)?,
+    };
     let start = Instant::now();
     match args.method {
         Method::Dp => {
@@ -121,32 +147,59 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Method::Enumerate => {
             let eshape = enumeration_shape(shape);
             if !shape.has_serials() {
+                // More than 1% of all serials are legal on every board up to 19x19.
+                let floor = 0.01 * 3f64.powi(shape.points() as i32)
+                    / (FULL_RATE * threads_used(args.threads) as f64);
                 anyhow::bail!(
-                    "board {shape} is out of reach of enumeration: 3^{} serials do not fit 64 bits",
-                    shape.points()
+                    "board {shape} is out of reach of enumeration: 3^{} serials do not fit 64 \
+                     bits, and even 1% of them would take an estimated {} (--method dp for the \
+                     legal count)",
+                    shape.points(),
+                    human_time(floor)
                 );
             }
             // The exact number of legal positions (from the dynamic program, milliseconds for
-            // these sizes) gives the running time before any work starts.
+            // these sizes) bounds the running time before any table is built.
             let legal = dp::count_legal(eshape)?;
-            let legal = u64::try_from(&legal).context("legal count exceeds 64 bits")?;
-            let rate = if args.legal_only {
-                LEGAL_ONLY_RATE
-            } else {
-                FULL_RATE
-            } * threads_used(args.threads) as f64;
-            let estimate = legal as f64 / rate;
-            if estimate > TIME_LIMIT_S && !args.force {
+            let legal = u64::try_from(&legal).context("legal count exceeds 64 bits")? as f64;
+            let threads = threads_used(args.threads) as f64;
+            let refuse = |estimate: f64, what: String| {
                 anyhow::bail!(
-                    "board {shape} is out of reach of enumeration: {legal} legal positions, \
-                     estimated {} on {} thread(s) (limit {}; --force to run anyway, or \
-                     --method dp for the legal count)",
+                    "board {shape} is out of reach of enumeration: {what}, estimated {} on {} \
+                     thread(s) (limit {}; --force to run anyway{})",
                     human_time(estimate),
-                    threads_used(args.threads),
-                    human_time(TIME_LIMIT_S)
-                );
+                    threads,
+                    human_time(TIME_LIMIT_S),
+                    if args.legal_only {
+                        ""
+                    } else {
+                        ", --legal-only or --method dp for the legal count"
+                    }
+                )
+            };
+            let full_estimate = legal / (FULL_RATE * threads * slice.parts as f64);
+            if !args.legal_only && full_estimate > TIME_LIMIT_S && !args.force {
+                return refuse(full_estimate, format!("{legal:.3e} legal positions"));
+            }
+            // The bulk last row cuts the work by at least the number of row patterns.
+            let floor = legal / (LEGAL_ONLY_RATE * threads * 3f64.powi(eshape.cols as i32));
+            if args.legal_only && floor > TIME_LIMIT_S && !args.force {
+                return refuse(floor, format!("{legal:.3e} legal positions"));
             }
             let enumerator = Enumerator::new(eshape)?;
+            let estimate = if args.legal_only {
+                let (nodes, _) = enumerator.work();
+                let estimate = nodes as f64 / (LEGAL_ONLY_RATE * threads);
+                if estimate > TIME_LIMIT_S && !args.force {
+                    return refuse(
+                        estimate,
+                        format!("{nodes:.3e} positions of all rows but the last"),
+                    );
+                }
+                estimate
+            } else {
+                full_estimate
+            };
             let bar = progress_bar(estimate);
             let progress = |done: usize, total: usize| {
                 if let Some(b) = &bar {
@@ -161,7 +214,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 return print_legal(&args, shape, &dp::BigUint::from(legal), "enumerate", start);
             }
-            let c = enumerator.count(args.threads, &progress)?;
+            let c = enumerator.count_slice(args.threads, &progress, slice)?;
             if let Some(b) = &bar {
                 b.finish_and_clear();
             }
@@ -172,6 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ko_points: c.ko_points,
                 max_ko_points: c.max_ko_points,
                 seconds: start.elapsed().as_secs_f64(),
+                slice: (slice.parts > 1).then(|| format!("{}/{}", slice.part, slice.parts)),
             };
             match args.format {
                 Format::Json => crate::common::print_json(&out),
@@ -182,6 +236,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     println!("ko_points {}", out.ko_points);
                     println!("max_ko_points {}", out.max_ko_points);
                     println!("seconds {:.3}", out.seconds);
+                    if let Some(slice) = &out.slice {
+                        println!("slice {slice}");
+                    }
                     Ok(())
                 }
             }
@@ -227,7 +284,11 @@ fn human_time(s: f64) -> String {
         format!("{:.0} min", s / 60.0)
     } else if s < 2.0 * 86400.0 {
         format!("{:.1} h", s / 3600.0)
-    } else {
+    } else if s < 1000.0 * 86400.0 {
         format!("{:.0} days", s / 86400.0)
+    } else if s < 1e4 * 365.25 * 86400.0 {
+        format!("{:.1} years", s / (365.25 * 86400.0))
+    } else {
+        format!("{:.1e} years", s / (365.25 * 86400.0))
     }
 }

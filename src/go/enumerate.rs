@@ -1,5 +1,6 @@
 //! `stonelab go enumerate`: writes the state table read by the retrograde solver.
 
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -43,7 +44,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     statefile::check_size(shape)?;
     let start = Instant::now();
-    let set = Enumerator::new(shape)?.reduced_set(args.threads, &|_, _| {})?;
+    // Boards of 18 points and more take seconds to minutes: show a bar on a terminal.
+    let bar = (shape.points() >= 18 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} tasks, eta {eta}",
+            )
+            .expect("valid template"),
+        );
+        bar
+    });
+    let progress = |done: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    };
+    let set = Enumerator::new(shape)?.reduced_set(args.threads, &progress)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
     let path = Path::new(&args.out);
     statefile::write(path, &set)?;
     // Read it back: the summary reports what a reader sees.

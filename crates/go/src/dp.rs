@@ -36,20 +36,23 @@ pub enum DpError {
     },
 }
 
-/// Rough number of border states of a board `width` points wide, fitted to the measured
-/// counts of widths 3..=9 (about 4.2^width).
+/// Rough peak number of border states of a board `width` points wide: the measured peaks
+/// grow about 5-fold per column (widths 7, 8, 9: 41,227, 201,975 and 1,007,881 states; see
+/// `peak_states` and BENCHMARKS.md), so this is 1.0e6 · 5^(width - 9).
 #[must_use]
 pub fn estimated_states(width: usize) -> f64 {
-    0.33 * 4.2f64.powi(width as i32)
+    1.0e6 * 5f64.powi(width as i32 - 9)
 }
 
-/// Bytes per stored border state (key, count and hash-table slack).
-const BYTES_PER_STATE: f64 = 64.0;
+/// Peak resident bytes per peak border state, measured: 265 MiB for the 1.0 M states of 9x9
+/// (`u128` counts; two generations of hash maps with their slack), about 360 bytes per state
+/// with big integers (10x10).
+const BYTES_PER_STATE: f64 = 360.0;
 
-/// Estimated peak memory in bytes of [`count_legal`] on `shape` (two generations of states).
+/// Estimated peak memory in bytes of [`count_legal`] on `shape`.
 #[must_use]
 pub fn estimated_bytes(shape: Shape) -> f64 {
-    2.0 * estimated_states(shape.rows.min(shape.cols)) * BYTES_PER_STATE
+    estimated_states(shape.rows.min(shape.cols)) * BYTES_PER_STATE
 }
 
 /// Counts the legal positions of `shape` exactly.
@@ -67,7 +70,14 @@ pub fn count_legal(shape: Shape) -> Result<BigUint, DpError> {
             gib: estimated_bytes(shape) / f64::from(1u32 << 30),
         });
     }
-    Ok(match run::<u128>(long, width) {
+    // Every partial count is at most 3^(points placed): up to 80 points u128 cannot overflow;
+    // at 81 (9x9) it may, and the check catches it; beyond, start with big integers.
+    let small = if long * width <= 81 {
+        run::<u128>(long, width)
+    } else {
+        None
+    };
+    Ok(match small {
         Some(n) => BigUint::from(n),
         None => run::<BigUint>(long, width).expect("big integers do not overflow"),
     })

@@ -3,10 +3,10 @@
 //! among its symmetric images) and ko points with Black to move.
 //!
 //! Rows are placed from the last board row (the most significant serial digits) to the first,
-//! so each task visits its serials in increasing order. A precomputed [row transition
-//! table](rows) answers "is this row legal below that frontier" for a whole row at once, and the
-//! last row is taken in bulk from the list of patterns that end the board legally. The
-//! symmetric images of a serial are sums of per-row table entries, updated row by row.
+//! so each task visits its serials in increasing order. A precomputed row transition table
+//! (module `rows`) answers "is this row legal below that frontier" for a whole row at once,
+//! and the last row is taken in bulk from the list of patterns that end the board legally.
+//! The symmetric images of a serial are sums of per-row table entries, updated row by row.
 
 pub mod reference;
 mod rows;
@@ -17,7 +17,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 pub use shape::{
-    canonical, decode, encode, image, Shape, ShapeError, Symmetry, MAX_POINTS, MAX_SIDE,
+    canonical, decode, encode, image, Canonicalizer, Shape, ShapeError, Symmetry, MAX_POINTS,
+    MAX_SIDE,
 };
 
 use rows::{RowTable, DEAD, MAX_COLS};
@@ -129,6 +130,18 @@ impl Masks {
     }
 }
 
+/// Part `part` of `parts` of a search: every `parts`-th task, starting at task `part`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slice {
+    pub part: usize,
+    pub parts: usize,
+}
+
+impl Slice {
+    /// The whole search.
+    pub const WHOLE: Slice = Slice { part: 0, parts: 1 };
+}
+
 /// A node of the row-by-row search: the rows placed so far.
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -138,6 +151,8 @@ struct Node {
     imgs: [u64; 7],
     black: u64,
     white: u64,
+    /// Pattern of the first row placed (board row `rows - 1`, the top serial digits).
+    top: usize,
 }
 
 /// The enumerator of one board: row table plus per-row image tables.
@@ -149,6 +164,13 @@ pub struct Enumerator {
     /// `img[(k * rows + r) * npat + p]`: serial contribution of pattern `p` on row `r` to
     /// the image under symmetry `k + 1`.
     img: Vec<u64>,
+    /// `img0[p * 8 + k]`: the row-0 slice of `img`, pattern-major so the leaf loop reads one
+    /// cache line per pattern.
+    img0: Vec<u64>,
+    /// Each pattern with its columns in reverse order.
+    rev_pat: Vec<usize>,
+    /// Per state: the number of legal last rows below it (0 for states never above one).
+    nfinal: Vec<u64>,
     /// Point mask (row 0) of the black / white stones of each pattern.
     pat_black: Vec<u64>,
     pat_white: Vec<u64>,
@@ -173,18 +195,11 @@ impl Enumerator {
         let table = RowTable::new(shape.rows, shape.cols);
         let npat = table.npat;
         let syms = &shape.symmetries()[1..];
-        let mut img = vec![0u64; syms.len() * shape.rows * npat];
-        for (k, &sym) in syms.iter().enumerate() {
-            for r in 0..shape.rows {
-                for p in 0..npat {
-                    let mut x = p;
-                    let mut v = 0;
-                    for c in 0..shape.cols {
-                        v += (x % 3) as u64 * POW3[sym.map_point(shape, r * shape.cols + c)];
-                        x /= 3;
-                    }
-                    img[(k * shape.rows + r) * npat + p] = v;
-                }
+        let img = shape::row_images(shape);
+        let mut img0 = vec![0u64; npat * 8];
+        for k in 0..syms.len() {
+            for p in 0..npat {
+                img0[p * 8 + k] = img[k * shape.rows * npat + p];
             }
         }
         let (mut pat_black, mut pat_white) = (vec![0; npat], vec![0; npat]);
@@ -199,11 +214,33 @@ impl Enumerator {
                 x /= 3;
             }
         }
+        let rev_pat = (0..npat)
+            .map(|p| {
+                let (mut x, mut r) = (p, 0);
+                for _ in 0..shape.cols {
+                    r = r * 3 + x % 3;
+                    x /= 3;
+                }
+                r
+            })
+            .collect();
+        let nfinal = (0..table.accepting.len() as u32)
+            .map(|s| {
+                if table.expandable(s) {
+                    table.finals(s).len() as u64
+                } else {
+                    0
+                }
+            })
+            .collect();
         Ok(Enumerator {
             shape,
+            rev_pat,
+            nfinal,
             table,
             nsym: syms.len(),
             img,
+            img0,
             pat_black,
             pat_white,
             masks: Masks::new(shape),
@@ -214,6 +251,15 @@ impl Enumerator {
     #[must_use]
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// (frontier states, heap bytes of the row and image tables), for benches.
+    #[must_use]
+    pub fn table_size(&self) -> (usize, usize) {
+        let bytes = self.table.bytes()
+            + 8 * (self.img.len() + self.img0.len() + self.pat_black.len() + self.pat_white.len())
+            + 8 * (self.rev_pat.len() + self.nfinal.len());
+        (self.table.states(), bytes)
     }
 
     /// Places pattern `p` on the row at search depth `depth` (board row `rows - 1 - depth`).
@@ -232,6 +278,7 @@ impl Enumerator {
             imgs,
             black: n.black | self.pat_black[p] << shift,
             white: n.white | self.pat_white[p] << shift,
+            top: if depth == 0 { p } else { n.top },
         }
     }
 
@@ -243,6 +290,7 @@ impl Enumerator {
             imgs: [0; 7],
             black: 0,
             white: 0,
+            top: 0,
         }];
         for d in 0..depth {
             let mut next = Vec::new();
@@ -273,10 +321,19 @@ impl Enumerator {
         &self,
         threads: Option<usize>,
         progress: Progress<'_>,
+        slice: Slice,
         task: impl Fn(&Node, usize) -> TaskOut<T> + Sync,
     ) -> Result<(Counts, Vec<T>), EnumerateError> {
         let depth = self.root_depth();
-        let roots = self.roots(depth);
+        let mut roots = self.roots(depth);
+        if slice.parts > 1 {
+            roots = roots
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| i % slice.parts == slice.part)
+                .map(|(_, n)| n)
+                .collect();
+        }
         let done = AtomicUsize::new(0);
         let total = roots.len();
         let body = || {
@@ -312,6 +369,14 @@ impl Enumerator {
     /// Visits the subtree of `n` (at search depth `depth`), calling `leaf(serial, ko_mask)`
     /// for every reduced legal position in increasing serial order. Returns the counts.
     fn visit<F: FnMut(u64, u64)>(&self, n: &Node, depth: usize, leaf: &mut F) -> Counts {
+        // Mirrored left-right, the image's top row is the top row reversed: when that is
+        // smaller, nothing below is reduced, and only the legal count is wanted.
+        if depth >= 1 && self.shape.rows > 1 && self.rev_pat[n.top] < n.top {
+            return Counts {
+                legal: self.count_prefixes(n.state, depth, &self.nfinal),
+                ..Counts::default()
+            };
+        }
         if depth + 1 < self.shape.rows {
             let mut counts = Counts::default();
             for (p, &t) in self.table.row(n.state).iter().enumerate() {
@@ -324,17 +389,23 @@ impl Enumerator {
         }
         // Last search row = board row 0: the least significant digits, taken in bulk.
         let finals = self.table.finals(n.state);
-        let npat = self.table.npat;
-        let rows = self.shape.rows;
         let mut counts = Counts {
             legal: finals.len() as u64,
             ..Counts::default()
         };
-        'pattern: for &p in finals {
+        // Mirrored top to bottom, the image's top row is row 0: a pattern below the top row's
+        // makes a smaller image. (With one row, the top row is row 0 itself.)
+        let from = if self.shape.rows > 1 {
+            finals.partition_point(|&p| (p as usize) < n.top)
+        } else {
+            0
+        };
+        'pattern: for &p in &finals[from..] {
             let p = p as usize;
             let serial = n.serial + p as u64;
+            let img0 = &self.img0[p * 8..p * 8 + 8];
             for k in 0..self.nsym {
-                if n.imgs[k] + self.img[k * rows * npat + p] < serial {
+                if n.imgs[k] + img0[k] < serial {
                     continue 'pattern;
                 }
             }
@@ -350,13 +421,57 @@ impl Enumerator {
         counts
     }
 
+    /// The work of a run, exactly, by a dynamic program over the row table (milliseconds):
+    /// `(nodes, legal)` where `nodes` is the number of live positions of all rows but the last
+    /// (what [`Enumerator::count_legal`] visits) and `legal` the number of legal positions
+    /// (what [`Enumerator::count`] visits).
+    #[must_use]
+    pub fn work(&self) -> (u128, u128) {
+        let n = self.table.accepting.len();
+        let mut cur = vec![0u128; n];
+        cur[self.table.start as usize] = 1;
+        for _ in 0..self.shape.rows - 1 {
+            let mut next = vec![0u128; n];
+            for (s, &k) in cur.iter().enumerate() {
+                if k != 0 {
+                    for &t in self.table.row(s as u32) {
+                        if t != DEAD {
+                            next[t as usize] += k;
+                        }
+                    }
+                }
+            }
+            cur = next;
+        }
+        let nodes = cur.iter().sum();
+        let legal = cur
+            .iter()
+            .enumerate()
+            .filter(|&(_, &k)| k != 0)
+            .map(|(s, &k)| k * self.table.finals(s as u32).len() as u128)
+            .sum();
+        (nodes, legal)
+    }
+
     /// Counts legal, reduced and ko points by visiting every legal position.
     pub fn count(
         &self,
         threads: Option<usize>,
         progress: Progress<'_>,
     ) -> Result<Counts, EnumerateError> {
-        let (counts, _) = self.run_tasks(threads, progress, |n, d| TaskOut {
+        self.count_slice(threads, progress, Slice::WHOLE)
+    }
+
+    /// [`Enumerator::count`] over one slice of the search: the counts of all the slices of a
+    /// board add up to the whole (the maxima combine by `max`). Used to measure the rate of a
+    /// board too big to count in one go, and to split such a count over several runs.
+    pub fn count_slice(
+        &self,
+        threads: Option<usize>,
+        progress: Progress<'_>,
+        slice: Slice,
+    ) -> Result<Counts, EnumerateError> {
+        let (counts, _) = self.run_tasks(threads, progress, slice, |n, d| TaskOut {
             counts: self.visit(n, d, &mut |_, _| {}),
             out: (),
         })?;
@@ -370,18 +485,10 @@ impl Enumerator {
         threads: Option<usize>,
         progress: Progress<'_>,
     ) -> Result<u64, EnumerateError> {
-        let nfinal: Vec<u64> = (0..self.table.accepting.len() as u32)
-            .map(|s| {
-                if self.table.expandable(s) {
-                    self.table.finals(s).len() as u64
-                } else {
-                    0
-                }
-            })
-            .collect();
-        let (counts, _) = self.run_tasks(threads, progress, |n, d| TaskOut {
+        let nfinal = &self.nfinal;
+        let (counts, _) = self.run_tasks(threads, progress, Slice::WHOLE, |n, d| TaskOut {
             counts: Counts {
-                legal: self.count_prefixes(n.state, d, &nfinal),
+                legal: self.count_prefixes(n.state, d, nfinal),
                 ..Counts::default()
             },
             out: (),
@@ -417,7 +524,7 @@ impl Enumerator {
     ) -> Result<ReducedSet, EnumerateError> {
         let words = self.shape.serial_count().div_ceil(64) as usize;
         let bits: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-        let (counts, kos) = self.run_tasks(threads, progress, |n, d| {
+        let (counts, kos) = self.run_tasks(threads, progress, Slice::WHOLE, |n, d| {
             let mut ko = Vec::new();
             let counts = self.visit(n, d, &mut |s, m| {
                 bits[(s / 64) as usize].fetch_or(1 << (s % 64), Ordering::Relaxed);

@@ -26,3 +26,5 @@ pub use perft::{perft, perft_parallel};
 pub use rng::Rng;
 pub use score::format_score;
 pub use setup::{DiagramError, Setup, SetupError, SetupProblem};
+pub use enumerate::Enumerator;
+pub use statefile::StateTable;

@@ -32,6 +32,16 @@
 //! sparse (167,000 ko points over 3,047,783 states on 4x4, 3.5 G over 51.8 G on 5x5), so they
 //! are stored only for flagged states: 1 bit per state plus 4 bytes per flagged state, instead
 //! of the seed's 4 bytes per serial.
+//!
+//! # Reading it (the retrograde solver's API)
+//!
+//! [`StateTable::open`] maps and checks the file; [`StateTable::iter`] yields the states'
+//! serials in increasing order (the n-th has dense index n); [`StateTable::rank`] maps a
+//! canonical serial to its dense index and [`StateTable::select`] back;
+//! [`StateTable::index_of`] canonicalises any legal serial first and says which
+//! [`Symmetry`] did it (so a ko point can follow the board with [`Symmetry::map_point`]);
+//! [`StateTable::ko_mask`] gives a state's ko points. [`crate::enumerate::canonical`] and
+//! [`crate::enumerate::Canonicalizer`] are the symmetry reduction on its own.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -39,7 +49,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use crate::enumerate::{Counts, ReducedSet, Shape};
+use crate::enumerate::{Canonicalizer, Counts, ReducedSet, Shape, Symmetry};
 
 /// First eight bytes of every state file.
 pub const MAGIC: [u8; 8] = *b"STLGOSTT";
@@ -284,6 +294,7 @@ pub struct StateTable {
     counts: Counts,
     ko_states: u64,
     layout: Layout,
+    canon: Canonicalizer,
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -370,12 +381,14 @@ impl StateTable {
         if verify_body && crc32fast::hash(&map[HEADER_LEN..]) != u32_at(h, 64) {
             return Err(StateFileError::BodyChecksum(p()));
         }
+        let canon = Canonicalizer::new(shape).ok_or_else(|| inconsistent("bad board size"))?;
         let table = StateTable {
             map,
             shape,
             counts,
             ko_states,
             layout,
+            canon,
         };
         if table.dir(0, table.layout.dir - 1) != counts.reduced {
             return Err(inconsistent(
@@ -463,6 +476,15 @@ impl StateTable {
     #[must_use]
     pub fn rank(&self, serial: u64) -> Option<u64> {
         self.rank_section(0, self.layout.bits, serial)
+    }
+
+    /// The state of any legal position: the dense index of its canonical image, and the
+    /// symmetry that maps `serial` onto it (apply it to points, e.g. a ko point, with
+    /// [`Symmetry::map_point`]). `None` for an illegal position.
+    #[must_use]
+    pub fn index_of(&self, serial: u64) -> Option<(u64, Symmetry)> {
+        let (c, sym) = self.canon.canonical(serial);
+        self.rank(c).map(|i| (i, sym))
     }
 
     /// Serial of the state with dense index `index`.
@@ -573,6 +595,10 @@ mod tests {
             assert_eq!(t.select(n), None);
             for serial in 0..t.shape().serial_count() {
                 assert_eq!(t.contains(serial), t.rank(serial).is_some());
+                let (c, sym) = canonical(t.shape(), serial);
+                let legal = t.contains(c);
+                assert_eq!(t.index_of(serial), t.rank(c).map(|i| (i, sym)));
+                assert_eq!(t.index_of(serial).is_some(), legal);
             }
             std::fs::remove_file(&path).unwrap();
         }
