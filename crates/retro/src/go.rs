@@ -37,6 +37,8 @@ use crate::{Edge, GameGraph, Side};
 pub enum GoGameError {
     #[error("board {rows}x{cols} has no Go geometry (1..=19 rows and columns)")]
     Geometry { rows: usize, cols: usize },
+    #[error("board {rows}x{cols}: rows wider than 10 points are not supported by the solver (try {cols}x{rows})")]
+    TooWide { rows: usize, cols: usize },
     #[error(
         "the position is not in the state table (serial {0}); the table is for another board?"
     )]
