@@ -16,10 +16,12 @@ pub mod line;
 mod notation;
 mod pattern;
 mod point;
+pub mod referee;
 pub mod reference;
 mod rule;
 mod seed_table;
 pub mod skew;
+pub mod tss;
 
 pub use bitboard::{Bitboard, MAX_SIZE, MIN_SIZE};
 pub use board::{Board, MoveError, PatternSets};
@@ -31,3 +33,4 @@ pub use pattern::{Pattern, PatternTable};
 pub use point::{Direction, Point};
 pub use rule::{Rule, UnknownRule};
 pub use seed_table::SeedTable;
+pub use tss::{solve, Limits, Mode, Outcome, Proof};
