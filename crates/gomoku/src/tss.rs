@@ -207,7 +207,8 @@ fn minus(a: Bitboard, b: Bitboard) -> Bitboard {
 
 /// The empty cells whose stone could change the class of `w` in some direction: `w` itself and the
 /// cells within the rule's reach of it on its four lines.
-fn influence(board: &Board, w: Point) -> Bitboard {
+#[must_use]
+pub fn influence(board: &Board, w: Point) -> Bitboard {
     let n = board.size() as i32;
     let reach = board.rule().reach() as i32;
     let mut out = Bitboard::EMPTY;
