@@ -75,7 +75,15 @@ fn suite_results_match() {
         let c = to_move(&grid);
         let start = Instant::now();
         let out = solve(&board, c, e.mode, &Limits::for_mode(e.mode));
-        slowest = slowest.max(start.elapsed().as_secs_f64() * 1e3);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        slowest = slowest.max(ms);
+        if ms > 100.0 || out.proof.is_some() != e.win {
+            eprintln!(
+                "suite line {i}: {ms:.0} ms, {} nodes, win {}",
+                out.nodes,
+                out.proof.is_some()
+            );
+        }
         assert_eq!(out.proof.is_some(), e.win, "suite line {i}: {}", e.moves);
         if let Some(p) = out.proof {
             referee::check_proof(&grid, e.rule, c, &p).unwrap();

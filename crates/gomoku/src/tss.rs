@@ -228,6 +228,24 @@ pub fn influence(board: &Board, w: Point) -> Bitboard {
     out
 }
 
+/// The squares on the four lines through `g` within the rule's reach (whatever they hold): a three
+/// there shares a line with `g`, so it may depend on it.
+fn influence_line(board: &Board, g: Point) -> Bitboard {
+    let n = board.size() as i32;
+    let reach = board.rule().reach() as i32;
+    let mut out = Bitboard::EMPTY;
+    for d in Direction::ALL {
+        let (dx, dy) = d.step();
+        for k in -reach..=reach {
+            let (x, y) = (i32::from(g.x) + k * dx, i32::from(g.y) + k * dy);
+            if (0..n).contains(&x) && (0..n).contains(&y) {
+                out.insert(Point::new(x as u8, y as u8));
+            }
+        }
+    }
+    out
+}
+
 /// The searcher: one board, the attacker, the mode, the limits and the counters.
 struct Search {
     board: Board,
@@ -240,6 +258,8 @@ struct Search {
     hash: u64,
     /// Positions (attacker to move) with no win within the stored number of attacker moves.
     failed: HashMap<u64, u32>,
+    /// The attacker's moves on the current line (the gain squares so far).
+    gains: Vec<Point>,
 }
 
 /// Searches for a win of `attacker`, who moves next (whatever the stone counts say: when the other
@@ -264,6 +284,7 @@ pub fn solve(board: &Board, attacker: Color, mode: Mode, limits: &Limits) -> Out
         aborted: false,
         hash,
         failed: HashMap::new(),
+        gains: Vec::new(),
     };
     let mut proof = None;
     for depth in 1..=limits.depth {
@@ -321,7 +342,17 @@ impl Search {
                 let fours = minus(four_moves(&self.board, a), wins);
                 let mut v: Vec<Point> = wins.iter().chain(fours.iter()).collect();
                 if self.mode == Mode::Vct && depth >= 3 {
-                    v.extend(three_moves(&self.board, a).iter());
+                    // Dependency (Allis): after the first threat, a three must use a square within
+                    // reach of an earlier gain square of the line; fours are always tried.
+                    let mut threes = three_moves(&self.board, a);
+                    if !self.gains.is_empty() {
+                        let mut near = Bitboard::EMPTY;
+                        for &g in &self.gains {
+                            near |= influence_line(&self.board, g);
+                        }
+                        threes = threes & near;
+                    }
+                    v.extend(threes.iter());
                 }
                 v
             }
@@ -331,7 +362,9 @@ impl Search {
         };
         for m in candidates {
             self.make(m, a);
+            self.gains.push(m);
             let replies = self.defend(depth - 1);
+            self.gains.pop();
             self.unmake(m, a);
             if let Some(replies) = replies {
                 return Some(Proof::Threat { attack: m, replies });
