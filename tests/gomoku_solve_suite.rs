@@ -188,12 +188,13 @@ fn generate_suite() {
                     println!("SUITE vcf {rule} win referee {text}");
                     continue;
                 }
-                None if vcf_no < 5 && !stonelab_gomoku::tss::four_moves(&board, c).is_empty() => {
-                    if referee::vcf(&grid, rule, c, 6).is_none() {
-                        vcf_no += 1;
-                        println!("SUITE vcf {rule} no_win_found referee-vcf6 {text}");
-                        continue;
-                    }
+                None if vcf_no < 5
+                    && !stonelab_gomoku::tss::four_moves(&board, c).is_empty()
+                    && referee::vcf(&grid, rule, c, 6).is_none() =>
+                {
+                    vcf_no += 1;
+                    println!("SUITE vcf {rule} no_win_found referee-vcf6 {text}");
+                    continue;
                 }
                 _ => {}
             }

@@ -228,6 +228,31 @@ pub fn influence(board: &Board, w: Point) -> Bitboard {
     out
 }
 
+/// The empty squares where a stone could take the win move `w` away from `c`: `w` and the squares
+/// within reach on the lines where `w` makes at least a four.
+fn spoilers(board: &Board, w: Point, c: Color) -> Bitboard {
+    let n = board.size() as i32;
+    let reach = board.rule().reach() as i32;
+    let mut out = Bitboard::EMPTY;
+    out.insert(w);
+    for d in Direction::ALL {
+        if board.pattern(w, d, c) < Pattern::Four {
+            continue;
+        }
+        let (dx, dy) = d.step();
+        for k in -reach..=reach {
+            let (x, y) = (i32::from(w.x) + k * dx, i32::from(w.y) + k * dy);
+            if (0..n).contains(&x) && (0..n).contains(&y) {
+                let q = Point::new(x as u8, y as u8);
+                if board.stone(q).is_none() {
+                    out.insert(q);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The squares on the four lines through `g` within the rule's reach (whatever they hold): a three
 /// there shares a line with `g`, so it may depend on it.
 fn influence_line(board: &Board, g: Point) -> Bitboard {
@@ -402,13 +427,12 @@ impl Search {
             return None;
         }
         let wins = win_moves(&self.board, a);
-        let Some(first) = wins.iter().next() else {
-            return None;
-        };
-        // Cost squares: the moves that leave no win move, among those within reach of every one.
-        let mut near = influence(&self.board, first);
+        let first = wins.iter().next()?;
+        // Cost squares: the moves that leave no win move, among those that could spoil every one
+        // (a defender's stone lowers no class off the lines it sits on, and raises none).
+        let mut near = spoilers(&self.board, first, a);
         for w in wins.iter().skip(1) {
-            near = near & influence(&self.board, w);
+            near = near & spoilers(&self.board, w, a);
         }
         let mut replies: Vec<Point> = Vec::new();
         for x in near.iter() {
