@@ -22,6 +22,7 @@ pub mod reference;
 mod rule;
 mod seed_table;
 pub mod skew;
+pub mod threat;
 pub mod tss;
 
 pub use bitboard::{Bitboard, MAX_SIZE, MIN_SIZE};
@@ -35,4 +36,5 @@ pub use pattern::{Pattern, PatternTable};
 pub use point::{Direction, Point};
 pub use rule::{Rule, UnknownRule};
 pub use seed_table::SeedTable;
+pub use threat::{threats, Threat, ThreatKind};
 pub use tss::{solve, Limits, Mode, Outcome, Proof};
