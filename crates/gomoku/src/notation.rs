@@ -49,11 +49,12 @@ pub struct Parsed {
 /// given, it must agree with the diagram.
 pub fn parse_position(text: &str, size: Option<usize>) -> Result<Parsed, NotationError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let first = text
-        .split_whitespace()
+    let (_, first) = text
+        .lines()
+        .flat_map(tokens)
         .next()
         .ok_or_else(|| err(1, 1, "empty input"))?;
-    if is_move_token(first.trim_end_matches(',')) {
+    if is_move_token(first) {
         return parse_moves(text, size.unwrap_or(DEFAULT_SIZE));
     }
     let glyphs = text
@@ -180,13 +181,7 @@ fn parse_moves(text: &str, size: usize) -> Result<Parsed, NotationError> {
     let mut grid = Grid::new(size).map_err(|e| err(1, 1, e.to_string()))?;
     let mut color = Color::Black;
     for (i, line) in text.lines().enumerate() {
-        let mut col = 0;
-        for tok in line.split(|c: char| c.is_whitespace() || c == ',') {
-            let column = line[..col].chars().count() + 1;
-            col += tok.len() + 1;
-            if tok.is_empty() {
-                continue;
-            }
+        for (column, tok) in tokens(line) {
             let at = |msg: String| err(i + 1, column, msg);
             if !is_move_token(tok) {
                 return Err(at(format!(
@@ -211,6 +206,27 @@ fn parse_moves(text: &str, size: usize) -> Result<Parsed, NotationError> {
         grid,
         style: Style::Moves,
     })
+}
+
+/// The tokens of a line (separated by whitespace or commas), each with its 1-based column in chars.
+fn tokens(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None; // (byte offset, column)
+    for (column, (byte, ch)) in line.char_indices().enumerate() {
+        let separator = ch.is_whitespace() || ch == ',';
+        match (separator, start) {
+            (true, Some((from, col))) => {
+                out.push((col, &line[from..byte]));
+                start = None;
+            }
+            (false, None) => start = Some((byte, column + 1)),
+            _ => {}
+        }
+    }
+    if let Some((from, col)) = start {
+        out.push((col, &line[from..]));
+    }
+    out
 }
 
 /// Draws a position in its input style, with every point of `marks` shown as `x`. One line per row.
@@ -247,7 +263,7 @@ mod tests {
 
     #[test]
     fn move_list_black_first_row_one_at_bottom() {
-        let p = parse_position("a1 b2", Some(5)).unwrap();
+        let p = parse_position("a1,b2", Some(5)).unwrap();
         assert_eq!(p.grid.get(Point::new(0, 4)), Some(Color::Black));
         assert_eq!(p.grid.get(Point::new(1, 3)), Some(Color::White));
         assert_eq!(p.style, Style::Moves);
@@ -259,6 +275,9 @@ mod tests {
         assert_eq!((e.line, e.column), (2, 3));
         let e = parse_position("h8 h8", None).unwrap_err();
         assert_eq!((e.line, e.column), (1, 4));
+        // Columns count characters, whatever the separators' widths.
+        let e = parse_position("h8\u{3000}, h8", None).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 6));
         let e = parse_position("....\n....\n....\n....\n", None).unwrap_err();
         assert!(e.message.contains("outside"));
     }

@@ -8,7 +8,7 @@
 //! those `2 * reach` cells, 2 bits each (centre left out): 2^16 keys for freestyle, 2^20 for standard.
 //! An entry is one byte: the white class in the low nibble, the black class in the high nibble. RAM:
 //! 64 KiB (freestyle), 1 MiB (standard). Built lazily from the bit-parallel line code in
-//! [`crate::line`], about 2^20 small evaluations.
+//! [`crate::line`], one small evaluation per key a board can produce.
 
 use std::sync::LazyLock;
 
@@ -100,8 +100,10 @@ impl PatternTable {
             .for_each(|(chunk, out)| {
                 for (i, slot) in out.iter_mut().enumerate() {
                     let key = (chunk << 12 | i) as u32;
-                    let [w, b] = classes_at(window_line(key, rule), rule.reach() as u32, rule);
-                    *slot = w as u8 | (b as u8) << 4;
+                    if is_board_window(key, rule) {
+                        let [w, b] = classes_at(window_line(key, rule), rule.reach() as u32, rule);
+                        *slot = w as u8 | (b as u8) << 4;
+                    }
                 }
             });
         PatternTable { rule, entries }
@@ -143,6 +145,26 @@ pub const fn window_key(string: u64, t: u32, pad: u32, rule: Rule) -> u32 {
     let lo = (string >> (2 * (t + pad - reach))) & side;
     let hi = (string >> (2 * (t + pad + 1))) & side;
     (lo | hi << (2 * reach)) as u32
+}
+
+/// Whether a board can produce this key: edge cells only at the window's two ends (on the left a run
+/// from the far end, on the right a run to the far end). Other keys are never looked up and stay 0;
+/// skipping them makes the standard build about 8 times cheaper (364^2 of 2^20 keys remain).
+#[must_use]
+pub fn is_board_window(key: u32, rule: Rule) -> bool {
+    let reach = rule.reach() as u32;
+    let mut edges = 0u32;
+    for j in 0..2 * reach {
+        if key >> (2 * j) & 3 == 3 {
+            edges |= 1 << j;
+        }
+    }
+    let side = (1u32 << reach) - 1;
+    let left = edges & side;
+    // Left: cells 0..reach run from the far end, so the edges are bits 0..e.
+    // Right: cells reach..2*reach run towards the far end, so the edges are the top bits.
+    let right = (edges >> reach).reverse_bits() >> (32 - reach);
+    left & (left + 1) == 0 && right & (right + 1) == 0
 }
 
 /// The window of a key as a line of `2 * reach + 1` cells, centre empty, edge cells left out.

@@ -46,7 +46,18 @@ impl Buf {
     }
 
     fn makes_five(&self, p: usize, c: Color, rule: Rule) -> bool {
-        self.cells[p].is_none() && rule.is_win(self.with(p, c).run(p, c).0)
+        if self.cells[p].is_some() {
+            return false;
+        }
+        // The run a stone on `p` would make: `p` and the `c` stones next to it on both sides.
+        let left = (0..p)
+            .rev()
+            .take_while(|&q| self.cells[q] == Some(c))
+            .count();
+        let right = (p + 1..self.len)
+            .take_while(|&q| self.cells[q] == Some(c))
+            .count();
+        rule.is_win(left + 1 + right)
     }
 
     fn five_points(&self, c: Color, rule: Rule) -> u32 {

@@ -3,6 +3,7 @@
 //! - the per-cell pattern table: every window key, both rules, both colours.
 
 use rayon::prelude::*;
+use stonelab_gomoku::pattern::is_board_window;
 use stonelab_gomoku::reference;
 use stonelab_gomoku::skew::{decode, line_len, CODE_COUNT, LINE_CELLS};
 use stonelab_gomoku::{Color, PatternTable, Rule, SeedTable};
@@ -86,6 +87,7 @@ fn pattern_table_equals_reference_everywhere() {
                         !is_edge(k) || (k..2 * reach).all(is_edge)
                     }
                 });
+                assert_eq!(valid, is_board_window(key, rule), "key {key:#x}");
                 Color::ALL
                     .into_iter()
                     .filter(move |&c| {
