@@ -180,46 +180,50 @@ fn overline_is_no_five_in_standard() {
     }
 }
 
-/// Black's open three would win if White had no counter: White's four (with a five to follow) must
-/// refute it. Without White's stones the same three wins.
+fn grid_of(black: &[(u8, u8)], white: &[(u8, u8)]) -> Grid {
+    let mut g = Grid::new(15).unwrap();
+    for &(x, y) in black {
+        g.set(Point::new(x, y), Some(Color::Black));
+    }
+    for &(x, y) in white {
+        g.set(Point::new(x, y), Some(Color::White));
+    }
+    g
+}
+
+/// Black (to move) has a double three at (7,7) and no four. With White's stones scattered, it wins;
+/// with White holding a double four at (3,13) in reserve, every Black three is refuted by that
+/// counter-four, so no VCT may be claimed.
 #[test]
 fn counter_four_refutes_a_three() {
-    let quiet = "\
-.........
-.........
-.........
-...XX....
-.........
-.........
-.........
-.........
-.........
-";
-    let (_, b) = board(quiet, Rule::Freestyle);
+    let black = [(5, 7), (6, 7), (7, 5), (7, 6), (12, 0), (14, 2)];
+    let scattered = [(0, 0), (14, 0), (0, 6), (14, 6), (6, 14), (14, 10)];
+    let double_four = [(0, 13), (1, 13), (2, 13), (3, 10), (3, 11), (3, 12)];
     let lim = Limits::for_mode(Mode::Vct);
-    // Two black stones only: no VCT.
-    assert!(solve(&b, Color::Black, Mode::Vct, &lim).proof.is_none());
-    let open = "\
-.........
-.........
-.........
-..XXX....
-.........
-.........
-.........
-.........
-.OO.O....
-";
-    // An open three, white to move: as attacker black moves first and wins.
-    let (grid, b) = board(open, Rule::Freestyle);
-    let out = solve(&b, Color::Black, Mode::Vct, &lim);
-    let proof = out.proof.expect("open four next");
-    referee::check_proof(&grid, Rule::Freestyle, Color::Black, &proof).unwrap();
-    // White (to move) has a four in hand: after White's move d1 White threatens five, Black blocks,
-    // and White has the initiative; no win for White without Black's stones blocking... check only
-    // that any claimed win passes the referee.
-    if let Some(p) = solve(&b, Color::White, Mode::Vct, &lim).proof {
-        referee::check_proof(&grid, Rule::Freestyle, Color::White, &p).unwrap();
+    for rule in Rule::ALL {
+        let grid = grid_of(&black, &scattered);
+        let b = Board::from_grid(&grid, rule);
+        let proof = solve(&b, Color::Black, Mode::Vct, &lim)
+            .proof
+            .expect("the double three wins");
+        assert_eq!(proof.line()[0], Point::new(7, 7));
+        referee::check_proof(&grid, rule, Color::Black, &proof).unwrap();
+        let grid = grid_of(&black, &double_four);
+        let b = Board::from_grid(&grid, rule);
+        // (The search may run into its node limit here: many threes, none of them good.)
+        let out = solve(
+            &b,
+            Color::Black,
+            Mode::Vct,
+            &Limits {
+                nodes: 200_000,
+                ..lim
+            },
+        );
+        assert!(
+            out.proof.is_none(),
+            "White's counter-four refutes every three"
+        );
     }
 }
 
