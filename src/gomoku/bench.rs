@@ -6,7 +6,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 use stonelab_gomoku::games::{bench_positions, nearby_move, Rng};
-use stonelab_gomoku::{reference, Board, Color, LineCodes, PatternTable, Point, Rule, SeedTable};
+use stonelab_gomoku::tss::{self, Limits, Mode};
+use stonelab_gomoku::{
+    parse_position, reference, Bitboard, Board, Color, LineCodes, PatternTable, Point, Rule,
+    SeedTable,
+};
 
 use super::RuleArg;
 use crate::common::{print_json, Format};
@@ -22,7 +26,13 @@ const MOVES: usize = 8;
     codes), threats_full_ns (every line looked up: the seed's loop), threats_incremental_ns (bringing the\n\
     threat set up to date after one make), pattern_tracking_ns (the same for the per-colour class sets,\n\
     when tracked), naive_ns (the reference scanner), speedup_vs_naive\n\
-    (naive_ns / threats_full_ns). Times are medians over the positions."
+    (naive_ns / threats_full_ns). Times are medians over the positions.\n\n\
+    Threat-space search over the committed suite (tests/data/gomoku/tss_suite.txt, both rules, whatever\n\
+    --rule says): tss_suite_ms (total time, median of 3 runs), tss_max_ms (slowest position),\n\
+    tss_nodes_per_s, and alphabeta_suite_ms for a plain alpha-beta over four and three moves (no\n\
+    cost-square filter, no table, fixed depth: the depth of the solver's win, else the solver's default;\n\
+    at most 200,000 nodes a position, alphabeta_capped counts those stopped), alphabeta_ratio\n\
+    (alphabeta_suite_ms / tss_suite_ms)."
 )]
 pub struct Args {
     /// Output format
@@ -45,6 +55,14 @@ struct Figures {
     pattern_tracking_ns: f64,
     naive_ns: f64,
     speedup_vs_naive: f64,
+    tss_positions: usize,
+    tss_suite_ms: f64,
+    tss_max_ms: f64,
+    tss_nodes_per_s: f64,
+    alphabeta_suite_ms: f64,
+    alphabeta_nodes: u64,
+    alphabeta_capped: usize,
+    alphabeta_ratio: f64,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -121,6 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         black_box(reference::threats(black_box(&grid), rule));
         naive.push(start.elapsed().as_nanos() as f64);
     }
+    let suite = suite_figures();
     let threats_full_ns = median(full);
     let naive_ns = median(naive);
     let figures = Figures {
@@ -134,6 +153,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         pattern_tracking_ns: median(tracking),
         naive_ns,
         speedup_vs_naive: naive_ns / threats_full_ns,
+        tss_positions: suite.positions,
+        tss_suite_ms: suite.tss_ms,
+        tss_max_ms: suite.tss_max_ms,
+        tss_nodes_per_s: suite.tss_nodes as f64 / (suite.tss_ms / 1e3),
+        alphabeta_suite_ms: suite.ab_ms,
+        alphabeta_nodes: suite.ab_nodes,
+        alphabeta_capped: suite.ab_capped,
+        alphabeta_ratio: suite.ab_ms / suite.tss_ms,
     };
     match args.format {
         Format::Json => print_json(&figures)?,
@@ -150,10 +177,167 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ("pattern_tracking_ns", f.pattern_tracking_ns),
                 ("naive_ns", f.naive_ns),
                 ("speedup_vs_naive", f.speedup_vs_naive),
+                ("tss_positions", f.tss_positions as f64),
+                ("tss_suite_ms", f.tss_suite_ms),
+                ("tss_max_ms", f.tss_max_ms),
+                ("tss_nodes_per_s", f.tss_nodes_per_s),
+                ("alphabeta_suite_ms", f.alphabeta_suite_ms),
+                ("alphabeta_nodes", f.alphabeta_nodes as f64),
+                ("alphabeta_capped", f.alphabeta_capped as f64),
+                ("alphabeta_ratio", f.alphabeta_ratio),
             ] {
                 println!("{name} {v:.1}");
             }
         }
     }
     Ok(())
+}
+
+const SUITE: &str = include_str!("../../tests/data/gomoku/tss_suite.txt");
+const AB_CAP: u64 = 200_000;
+
+struct SuiteFigures {
+    positions: usize,
+    tss_ms: f64,
+    tss_max_ms: f64,
+    tss_nodes: u64,
+    ab_ms: f64,
+    ab_nodes: u64,
+    ab_capped: usize,
+}
+
+/// The suite's positions: mode, rule, board, side to move.
+fn suite_positions() -> Vec<(Mode, Rule, Board, Color)> {
+    SUITE
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let mode = if f[0] == "vct" { Mode::Vct } else { Mode::Vcf };
+            let rule: Rule = f[1].parse().expect("suite rule");
+            let grid = parse_position(&f[4..].join(" "), Some(15))
+                .expect("suite position")
+                .grid;
+            let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
+            let c = if count(Color::Black) == count(Color::White) {
+                Color::Black
+            } else {
+                Color::White
+            };
+            (mode, rule, Board::from_grid(&grid, rule), c)
+        })
+        .collect()
+}
+
+fn suite_figures() -> SuiteFigures {
+    let positions = suite_positions();
+    let mut totals = Vec::new();
+    let (mut tss_max_ms, mut tss_nodes, mut depths) = (0.0f64, 0, Vec::new());
+    for run in 0..3 {
+        let mut total = 0.0;
+        for (mode, _, board, c) in &positions {
+            let start = Instant::now();
+            let out = tss::solve(board, *c, *mode, &Limits::for_mode(*mode));
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            total += ms;
+            tss_max_ms = tss_max_ms.max(ms);
+            if run == 0 {
+                tss_nodes += out.nodes;
+                let line = out.proof.map_or(0, |p| p.line().len() as u32);
+                depths.push(if line > 0 {
+                    line.div_ceil(2)
+                } else {
+                    Limits::for_mode(*mode).depth
+                });
+            }
+        }
+        totals.push(total);
+    }
+    let tss_ms = median(totals);
+    let (mut ab_nodes, mut ab_capped) = (0, 0);
+    let start = Instant::now();
+    for ((mode, _, board, c), &depth) in positions.iter().zip(&depths) {
+        let mut b = board.clone();
+        b.track_patterns();
+        let mut nodes = 0;
+        black_box(ab_attack(&mut b, *c, *mode, depth, &mut nodes));
+        ab_nodes += nodes;
+        if nodes >= AB_CAP {
+            ab_capped += 1;
+        }
+    }
+    let ab_ms = start.elapsed().as_secs_f64() * 1e3;
+    SuiteFigures {
+        positions: positions.len(),
+        tss_ms,
+        tss_max_ms,
+        tss_nodes,
+        ab_ms,
+        ab_nodes,
+        ab_capped,
+    }
+}
+
+/// Plain alpha-beta (win/loss values, so a cut-off is the first win): the attacker plays a five, a
+/// forced block, or any four (and three in VCT); the defender any block of a five point, any square
+/// within reach of a win move of the attacker, and any four or three of its own.
+fn ab_attack(b: &mut Board, a: Color, mode: Mode, depth: u32, nodes: &mut u64) -> bool {
+    *nodes += 1;
+    if !tss::five_points(b, a).is_empty() {
+        return true;
+    }
+    if depth <= 1 || *nodes >= AB_CAP {
+        return false;
+    }
+    let theirs = tss::five_points(b, !a);
+    let moves = if theirs.is_empty() {
+        let mut m = tss::four_moves(b, a);
+        if mode == Mode::Vct {
+            m |= tss::three_moves(b, a);
+        }
+        m
+    } else {
+        theirs
+    };
+    for m in moves.iter() {
+        b.make(m, a);
+        let won = ab_defend(b, a, mode, depth - 1, nodes);
+        b.unmake(m);
+        if won {
+            return true;
+        }
+    }
+    false
+}
+
+fn ab_defend(b: &mut Board, a: Color, mode: Mode, depth: u32, nodes: &mut u64) -> bool {
+    *nodes += 1;
+    let d = !a;
+    if !tss::five_points(b, d).is_empty() || *nodes >= AB_CAP {
+        return false;
+    }
+    let fives = tss::five_points(b, a);
+    let mut moves = tss::four_moves(b, d);
+    if !fives.is_empty() {
+        moves |= fives;
+    } else {
+        let wins = tss::win_moves(b, a);
+        if wins.is_empty() {
+            return false;
+        }
+        moves |= tss::three_moves(b, d);
+        for w in wins.iter() {
+            moves |= tss::influence(b, w);
+        }
+    }
+    let moves: Bitboard = moves;
+    for x in moves.iter() {
+        b.make(x, d);
+        let won = ab_attack(b, a, mode, depth, nodes);
+        b.unmake(x);
+        if !won {
+            return false;
+        }
+    }
+    true
 }

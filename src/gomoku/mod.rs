@@ -4,6 +4,7 @@ use clap::Subcommand;
 
 mod bench;
 mod lut;
+mod solve;
 mod threats;
 
 /// The rule as a command-line value.
@@ -37,6 +38,8 @@ pub enum Command {
     Lut(lut::Args),
     /// Time the line tables on a fixed set of positions from plausible games
     Bench(bench::Args),
+    /// Threat-space search (VCF or VCT) for a win of one side
+    Solve(solve::Args),
 }
 
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -44,5 +47,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Threats(args) => threats::run(args),
         Command::Lut(args) => lut::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Solve(args) => solve::run(args),
     }
 }

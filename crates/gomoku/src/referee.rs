@@ -1,0 +1,334 @@
+//! An independent referee for the threat-space solver: its own plain board (a [`Grid`]) and its own
+//! five test (walk the line both ways and count), none of the line tables or pattern classes.
+//!
+//! - [`check_proof`] replays a claimed winning tree and lets the defender play **every** empty cell at
+//!   every turn. A reply the tree does not list must lose at once: the defender makes no five, and the
+//!   attacker then has a five point, or a move that makes two five points while the defender has none.
+//!   Anything else is a [`Refutation`].
+//! - [`vcf`] is a plain exhaustive victory-by-continuous-fours search (every cell that makes a five
+//!   point is tried; the defender's only replies that do not lose at once are the block and a five),
+//!   used to measure the solver's recall.
+
+use crate::{Color, Direction, Grid, Point, Rule};
+
+/// Why a claimed win is not one: the moves from the position to the point where it fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refutation {
+    pub line: Vec<Point>,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Refutation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} after", self.reason)?;
+        for p in &self.line {
+            write!(f, " ({},{})", p.x, p.y)?;
+        }
+        Ok(())
+    }
+}
+
+/// The referee's board.
+#[derive(Clone, Debug)]
+pub struct Referee {
+    grid: Grid,
+    rule: Rule,
+}
+
+impl Referee {
+    #[must_use]
+    pub fn new(grid: &Grid, rule: Rule) -> Referee {
+        Referee {
+            grid: grid.clone(),
+            rule,
+        }
+    }
+
+    fn n(&self) -> i32 {
+        self.grid.size() as i32
+    }
+
+    fn at(&self, x: i32, y: i32) -> Option<Option<Color>> {
+        let n = self.n();
+        ((0..n).contains(&x) && (0..n).contains(&y))
+            .then(|| self.grid.get(Point::new(x as u8, y as u8)))
+    }
+
+    /// The run of `c` through `p` in direction `d`, counting `p` as `c`.
+    fn run(&self, p: Point, d: Direction, c: Color) -> usize {
+        let (dx, dy) = d.step();
+        let mut len = 1;
+        for sign in [1, -1] {
+            let (mut x, mut y) = (i32::from(p.x), i32::from(p.y));
+            loop {
+                x += sign * dx;
+                y += sign * dy;
+                if self.at(x, y) == Some(Some(c)) {
+                    len += 1;
+                } else {
+                    break;
+                }
+            }
+        }
+        len
+    }
+
+    /// Whether a stone of `c` on the empty point `p` completes a five (standard: exactly five).
+    #[must_use]
+    pub fn makes_five(&self, p: Point, c: Color) -> bool {
+        self.grid.get(p).is_none()
+            && Direction::ALL
+                .iter()
+                .any(|&d| self.rule.is_win(self.run(p, d, c)))
+    }
+
+    /// Whether `c` has a five on the board.
+    #[must_use]
+    pub fn has_five(&self, c: Color) -> bool {
+        self.grid.points().any(|p| {
+            self.grid.get(p) == Some(c)
+                && Direction::ALL.iter().any(|&d| {
+                    let (dx, dy) = d.step();
+                    // Count only from the start of a run, so each run is measured once.
+                    let before = self.at(i32::from(p.x) - dx, i32::from(p.y) - dy);
+                    before != Some(Some(c)) && self.rule.is_win(self.run_from(p, d, c))
+                })
+        })
+    }
+
+    fn run_from(&self, p: Point, d: Direction, c: Color) -> usize {
+        let (dx, dy) = d.step();
+        let (mut x, mut y, mut len) = (i32::from(p.x), i32::from(p.y), 0);
+        while self.at(x, y) == Some(Some(c)) {
+            len += 1;
+            x += dx;
+            y += dy;
+        }
+        len
+    }
+
+    /// Every five point of `c`.
+    #[must_use]
+    pub fn five_points(&self, c: Color) -> Vec<Point> {
+        self.empties().filter(|&p| self.makes_five(p, c)).collect()
+    }
+
+    fn empties(&self) -> impl Iterator<Item = Point> + '_ {
+        self.grid.points().filter(|&p| self.grid.get(p).is_none())
+    }
+
+    /// The five points of `c` on the lines through `m`, within six cells of it.
+    fn five_points_near(&self, m: Point, c: Color) -> Vec<Point> {
+        let mut out = Vec::new();
+        for d in Direction::ALL {
+            let (dx, dy) = d.step();
+            for k in -6..=6 {
+                let (x, y) = (i32::from(m.x) + k * dx, i32::from(m.y) + k * dy);
+                if self.at(x, y) == Some(None) {
+                    let q = Point::new(x as u8, y as u8);
+                    if !out.contains(&q) && self.makes_five(q, c) {
+                        out.push(q);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn play(&mut self, p: Point, c: Color) {
+        self.grid.set(p, Some(c));
+    }
+
+    fn clear(&mut self, p: Point) {
+        self.grid.set(p, None);
+    }
+
+    /// With `c` having no five point, the moves of `c` that make at least two five points.
+    fn double_makers(&mut self, c: Color) -> Vec<Point> {
+        let cells: Vec<Point> = self.empties().collect();
+        let mut out = Vec::new();
+        for m in cells {
+            self.play(m, c);
+            if self.five_points_near(m, c).len() >= 2 {
+                out.push(m);
+            }
+            self.clear(m);
+        }
+        out
+    }
+}
+
+/// Checks a claimed win of `attacker`, who moves first, against every defence. `Ok` with the number
+/// of defender moves examined, or the first refutation found.
+pub fn check_proof(
+    grid: &Grid,
+    rule: Rule,
+    attacker: Color,
+    proof: &crate::tss::Proof,
+) -> Result<u64, Refutation> {
+    let mut r = Referee::new(grid, rule);
+    let mut line = Vec::new();
+    let mut count = 0;
+    check_attack(&mut r, attacker, proof, &mut line, &mut count)?;
+    Ok(count)
+}
+
+fn refute(line: &[Point], reason: impl Into<String>) -> Refutation {
+    Refutation {
+        line: line.to_vec(),
+        reason: reason.into(),
+    }
+}
+
+fn check_attack(
+    r: &mut Referee,
+    a: Color,
+    proof: &crate::tss::Proof,
+    line: &mut Vec<Point>,
+    count: &mut u64,
+) -> Result<(), Refutation> {
+    use crate::tss::Proof;
+    match proof {
+        Proof::Five(p) => {
+            if !r.grid.contains(*p) || !r.makes_five(*p, a) {
+                return Err(refute(line, format!("({},{}) is not a five", p.x, p.y)));
+            }
+            Ok(())
+        }
+        Proof::Threat { attack, replies } => {
+            if !r.grid.contains(*attack) || r.grid.get(*attack).is_some() {
+                return Err(refute(line, "the attacker's move is not on an empty point"));
+            }
+            r.play(*attack, a);
+            line.push(*attack);
+            let res = check_defence(r, a, replies, line, count);
+            line.pop();
+            r.clear(*attack);
+            res
+        }
+    }
+}
+
+fn check_defence(
+    r: &mut Referee,
+    a: Color,
+    replies: &[(Point, crate::tss::Proof)],
+    line: &mut Vec<Point>,
+    count: &mut u64,
+) -> Result<(), Refutation> {
+    let d = !a;
+    let fives = r.five_points(a);
+    let mut doubles: Option<Vec<Point>> = None;
+    let cells: Vec<Point> = r.empties().collect();
+    for &(x, _) in replies {
+        if !cells.contains(&x) {
+            return Err(refute(line, "a listed reply is not an empty point"));
+        }
+    }
+    for x in cells {
+        *count += 1;
+        if r.makes_five(x, d) {
+            line.push(x);
+            return Err(refute(line, "the defender makes five"));
+        }
+        if let Some((_, next)) = replies.iter().find(|(y, _)| *y == x) {
+            r.play(x, d);
+            line.push(x);
+            let res = check_attack(r, a, next, line, count);
+            line.pop();
+            r.clear(x);
+            res?;
+            continue;
+        }
+        if fives.iter().any(|&f| f != x) {
+            continue;
+        }
+        // The defender's stone must leave a move that makes two five points, and no five point of
+        // the defender's (the defender had none: no reply made five).
+        r.play(x, d);
+        let ok = r.five_points_near(x, d).is_empty() && {
+            let doubles = doubles.get_or_insert_with(|| {
+                r.clear(x);
+                let v = r.double_makers(a);
+                r.play(x, d);
+                v
+            });
+            let mut found = false;
+            for &m in doubles.iter() {
+                if m == x {
+                    continue;
+                }
+                r.play(m, a);
+                found = r.five_points_near(m, a).len() >= 2;
+                r.clear(m);
+                if found {
+                    break;
+                }
+            }
+            found || {
+                let fresh = r.double_makers(a);
+                !fresh.is_empty()
+            }
+        };
+        r.clear(x);
+        if !ok {
+            line.push(x);
+            return Err(refute(line, "the defender's reply is not answered"));
+        }
+    }
+    Ok(())
+}
+
+/// A plain exhaustive VCF search for `attacker`, who moves first: at most `depth` fours before the
+/// five. The winning line (attacker, forced block, ..., five), or `None`.
+#[must_use]
+pub fn vcf(grid: &Grid, rule: Rule, attacker: Color, depth: u32) -> Option<Vec<Point>> {
+    let mut r = Referee::new(grid, rule);
+    let mut line = Vec::new();
+    vcf_attack(&mut r, attacker, depth, &mut line).then_some(line)
+}
+
+fn vcf_attack(r: &mut Referee, a: Color, depth: u32, line: &mut Vec<Point>) -> bool {
+    if let Some(&p) = r.five_points(a).first() {
+        line.push(p);
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    let theirs = r.five_points(!a);
+    let candidates: Vec<Point> = match theirs.len() {
+        0 => r.empties().collect(),
+        1 => theirs,
+        _ => return false,
+    };
+    for m in candidates {
+        r.play(m, a);
+        let fives = r.five_points_near(m, a);
+        let won = match fives.len() {
+            0 => false,
+            1 => {
+                // The block is forced (the defender has no five: it had none, and the attacker's
+                // stone makes none); any other reply loses to the five.
+                let f = fives[0];
+                r.play(f, !a);
+                line.extend([m, f]);
+                let won = vcf_attack(r, a, depth - 1, line);
+                if !won {
+                    line.truncate(line.len() - 2);
+                }
+                r.clear(f);
+                won
+            }
+            _ => {
+                line.extend([m, fives[0], fives[1]]);
+                true
+            }
+        };
+        r.clear(m);
+        if won {
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,496 @@
+//! Threat-space search (after Allis, "Go-Moku and Threat-Space Search"): the attacker plays only
+//! threats, so the defender's answers are few, and a win is a proof tree small enough to check.
+//!
+//! The search works on the real board (the per-colour class sets of [`Board::track_patterns`]):
+//! - a **four** (gain square = the move, one five point afterwards) leaves the defender one cost
+//!   square, the five point; a **straight four** or a **double four** leaves two five points: a win;
+//! - a **three** (afterwards the attacker has a move that makes a straight four or a double four, a
+//!   "win move") leaves the defender every move that takes all the attacker's win moves away (the cost
+//!   squares, found by trying each square within reach of a win move) and, as Allis' refutation check
+//!   demands, every counter-four and counter-five. Each of those replies is searched on the real
+//!   board; a counter-four is answered by the attacker's forced block, which must itself be a threat.
+//!
+//! Because the defender's replies at every node are all the moves that do not lose at once (a move
+//! that leaves a win move of the attacker open and makes no four loses to that win move), a proof is a
+//! win against every defence; the independent [`crate::referee`] checks this on every claim in the
+//! tests. Modes: VCF (fours only) and VCT (fours and threes). Iterative deepening on the number of
+//! attacker moves, a table of positions already failed at a depth, and limits on nodes and time.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+use std::time::{Duration, Instant};
+
+use crate::{Bitboard, Board, Color, Direction, Pattern, Point};
+
+/// Which threats the attacker may play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Victory by continuous fours: every attacker move makes a five point.
+    Vcf,
+    /// Victory by continuous threats: fours and threes.
+    Vct,
+}
+
+impl Mode {
+    /// The lower-case name used on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Vcf => "vcf",
+            Mode::Vct => "vct",
+        }
+    }
+}
+
+/// Limits of one search. The search stops (and reports no win) when one is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most attacker moves in a winning line, the five included.
+    pub depth: u32,
+    /// The most nodes (attacker and defender moves tried).
+    pub nodes: u64,
+    /// The most wall-clock time.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Default limits of a mode: depth 40 for VCF (fours are forcing and few), 12 for VCT; a million
+    /// nodes; no time limit.
+    #[must_use]
+    pub const fn for_mode(mode: Mode) -> Limits {
+        Limits {
+            depth: match mode {
+                Mode::Vcf => 40,
+                Mode::Vct => 12,
+            },
+            nodes: 1_000_000,
+            time: None,
+        }
+    }
+}
+
+/// A winning strategy of the attacker, the attacker to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The attacker completes a five on this point.
+    Five(Point),
+    /// The attacker plays `attack`, a threat. `replies` lists the defender's answers that need an
+    /// answer of their own, each with the attacker's winning continuation; every other defender move
+    /// loses at once (it leaves a five point of the attacker open, or a win move of the attacker and no
+    /// four of the defender's). The first reply is the principal one (the forced block, a cost square).
+    Threat {
+        attack: Point,
+        replies: Vec<(Point, Proof)>,
+    },
+}
+
+impl Proof {
+    /// The principal line: attacker move, the defender's first listed reply, ..., the attacker's five.
+    #[must_use]
+    pub fn line(&self) -> Vec<Point> {
+        let mut out = Vec::new();
+        let mut node = self;
+        loop {
+            match node {
+                Proof::Five(p) => {
+                    out.push(*p);
+                    return out;
+                }
+                Proof::Threat { attack, replies } => {
+                    out.push(*attack);
+                    let (reply, next) = &replies[0];
+                    out.push(*reply);
+                    node = next;
+                }
+            }
+        }
+    }
+
+    /// The number of positions in the tree (attacker moves, defender replies).
+    #[must_use]
+    pub fn size(&self) -> usize {
+        match self {
+            Proof::Five(_) => 1,
+            Proof::Threat { replies, .. } => {
+                1 + replies.iter().map(|(_, p)| 1 + p.size()).sum::<usize>()
+            }
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// A win, if one was found.
+    pub proof: Option<Proof>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Whether a limit of nodes or time stopped the search (a "no win" is then not the end of it).
+    pub aborted: bool,
+}
+
+/// Zobrist keys: one per colour and point of a 20x20 board.
+static ZOBRIST: LazyLock<[[u64; 400]; 2]> = LazyLock::new(|| {
+    let mut state = 0x5EED_0002_u64;
+    let mut next = || {
+        // splitmix64
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut keys = [[0; 400]; 2];
+    for c in &mut keys {
+        for k in c.iter_mut() {
+            *k = next();
+        }
+    }
+    keys
+});
+
+#[inline]
+fn key(p: Point, c: Color) -> u64 {
+    ZOBRIST[c.index()][p.y as usize * 20 + p.x as usize]
+}
+
+/// The attacker's five points (empty cells where a stone of `c` completes a five).
+#[must_use]
+pub fn five_points(board: &Board, c: Color) -> Bitboard {
+    board.pattern_sets(c).five
+}
+
+/// The moves of `c` that make at least two five points at once, or a five: a straight four (open
+/// four) or a double four. With no five point of the opponent on the board, such a move wins.
+#[must_use]
+pub fn win_moves(board: &Board, c: Color) -> Bitboard {
+    let sets = board.pattern_sets(c);
+    let mut out = sets.five | sets.open_four;
+    for p in sets.four.iter() {
+        if out.contains(p) {
+            continue;
+        }
+        let fours = board
+            .patterns(p, c)
+            .iter()
+            .filter(|&&k| k >= Pattern::Four)
+            .count();
+        if fours >= 2 {
+            out.insert(p);
+        }
+    }
+    out
+}
+
+/// The moves of `c` that make at least one five point (fours, straight fours, double fours), fives
+/// left out.
+#[must_use]
+pub fn four_moves(board: &Board, c: Color) -> Bitboard {
+    let sets = board.pattern_sets(c);
+    minus(sets.four | sets.open_four, sets.five)
+}
+
+/// The moves of `c` that make a three: afterwards `c` has a move that makes a straight four.
+#[must_use]
+pub fn three_moves(board: &Board, c: Color) -> Bitboard {
+    let sets = board.pattern_sets(c);
+    minus(sets.open_three, sets.five | sets.open_four | sets.four)
+}
+
+fn minus(a: Bitboard, b: Bitboard) -> Bitboard {
+    let mut out = a;
+    for (r, s) in out.rows.iter_mut().zip(b.rows) {
+        *r &= !s;
+    }
+    out
+}
+
+/// The empty cells whose stone could change the class of `w` in some direction: `w` itself and the
+/// cells within the rule's reach of it on its four lines.
+#[must_use]
+pub fn influence(board: &Board, w: Point) -> Bitboard {
+    let n = board.size() as i32;
+    let reach = board.rule().reach() as i32;
+    let mut out = Bitboard::EMPTY;
+    out.insert(w);
+    for d in Direction::ALL {
+        let (dx, dy) = d.step();
+        for k in -reach..=reach {
+            let (x, y) = (i32::from(w.x) + k * dx, i32::from(w.y) + k * dy);
+            if (0..n).contains(&x) && (0..n).contains(&y) {
+                let q = Point::new(x as u8, y as u8);
+                if board.stone(q).is_none() {
+                    out.insert(q);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The empty squares where a stone could take the win move `w` away from `c`: `w` and the squares
+/// within reach on the lines where `w` makes at least a four.
+fn spoilers(board: &Board, w: Point, c: Color) -> Bitboard {
+    let n = board.size() as i32;
+    let reach = board.rule().reach() as i32;
+    let mut out = Bitboard::EMPTY;
+    out.insert(w);
+    for d in Direction::ALL {
+        if board.pattern(w, d, c) < Pattern::Four {
+            continue;
+        }
+        let (dx, dy) = d.step();
+        for k in -reach..=reach {
+            let (x, y) = (i32::from(w.x) + k * dx, i32::from(w.y) + k * dy);
+            if (0..n).contains(&x) && (0..n).contains(&y) {
+                let q = Point::new(x as u8, y as u8);
+                if board.stone(q).is_none() {
+                    out.insert(q);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The squares on the four lines through `g` within the rule's reach (whatever they hold): a three
+/// there shares a line with `g`, so it may depend on it.
+fn influence_line(board: &Board, g: Point) -> Bitboard {
+    let n = board.size() as i32;
+    let reach = board.rule().reach() as i32;
+    let mut out = Bitboard::EMPTY;
+    for d in Direction::ALL {
+        let (dx, dy) = d.step();
+        for k in -reach..=reach {
+            let (x, y) = (i32::from(g.x) + k * dx, i32::from(g.y) + k * dy);
+            if (0..n).contains(&x) && (0..n).contains(&y) {
+                out.insert(Point::new(x as u8, y as u8));
+            }
+        }
+    }
+    out
+}
+
+/// The searcher: one board, the attacker, the mode, the limits and the counters.
+struct Search {
+    board: Board,
+    attacker: Color,
+    mode: Mode,
+    limits: Limits,
+    start: Instant,
+    nodes: u64,
+    aborted: bool,
+    hash: u64,
+    /// Positions (attacker to move) with no win within the stored number of attacker moves.
+    failed: HashMap<u64, u32>,
+    /// The attacker's moves on the current line (the gain squares so far).
+    gains: Vec<Point>,
+}
+
+/// Searches for a win of `attacker`, who moves next (whatever the stone counts say: when the other
+/// side is to move, this is the threat it faces if it passes). The board must hold no five.
+#[must_use]
+pub fn solve(board: &Board, attacker: Color, mode: Mode, limits: &Limits) -> Outcome {
+    let mut b = board.clone();
+    b.track_patterns();
+    let mut hash = 0;
+    for c in Color::ALL {
+        for p in b.stones(c).iter() {
+            hash ^= key(p, c);
+        }
+    }
+    let mut s = Search {
+        board: b,
+        attacker,
+        mode,
+        limits: *limits,
+        start: Instant::now(),
+        nodes: 0,
+        aborted: false,
+        hash,
+        failed: HashMap::new(),
+        gains: Vec::new(),
+    };
+    let mut proof = None;
+    for depth in 1..=limits.depth {
+        proof = s.attack(depth);
+        if proof.is_some() || s.aborted {
+            break;
+        }
+    }
+    Outcome {
+        proof,
+        nodes: s.nodes,
+        aborted: s.aborted,
+    }
+}
+
+impl Search {
+    fn make(&mut self, p: Point, c: Color) {
+        self.board.make(p, c);
+        self.hash ^= key(p, c);
+        self.nodes += 1;
+    }
+
+    fn unmake(&mut self, p: Point, c: Color) {
+        self.board.unmake(p);
+        self.hash ^= key(p, c);
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if !self.aborted
+            && (self.nodes >= self.limits.nodes
+                || (self.nodes & 255 == 0
+                    && self.limits.time.is_some_and(|t| self.start.elapsed() >= t)))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The attacker to move, with at most `depth` attacker moves left (the five included).
+    fn attack(&mut self, depth: u32) -> Option<Proof> {
+        let a = self.attacker;
+        if let Some(p) = five_points(&self.board, a).iter().next() {
+            return Some(Proof::Five(p));
+        }
+        if depth <= 1 || self.out_of_budget() {
+            return None;
+        }
+        if self.failed.get(&self.hash).is_some_and(|&d| d >= depth) {
+            return None;
+        }
+        let theirs = five_points(&self.board, !a);
+        let candidates: Vec<Point> = match theirs.count() {
+            0 => {
+                let wins = win_moves(&self.board, a);
+                let fours = minus(four_moves(&self.board, a), wins);
+                let mut v: Vec<Point> = wins.iter().chain(fours.iter()).collect();
+                if self.mode == Mode::Vct && depth >= 3 {
+                    // Dependency (Allis): after the first threat, a three must use a square within
+                    // reach of an earlier gain square of the line; fours are always tried.
+                    let mut threes = three_moves(&self.board, a);
+                    if !self.gains.is_empty() {
+                        let mut near = Bitboard::EMPTY;
+                        for &g in &self.gains {
+                            near |= influence_line(&self.board, g);
+                        }
+                        threes = threes & near;
+                    }
+                    v.extend(threes.iter());
+                }
+                v
+            }
+            // A five point of the defender must be blocked; the block must itself be a threat.
+            1 => theirs.iter().collect(),
+            _ => Vec::new(),
+        };
+        for m in candidates {
+            self.make(m, a);
+            self.gains.push(m);
+            let replies = self.defend(depth - 1);
+            self.gains.pop();
+            self.unmake(m, a);
+            if let Some(replies) = replies {
+                return Some(Proof::Threat { attack: m, replies });
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        let slot = self.failed.entry(self.hash).or_insert(0);
+        *slot = (*slot).max(depth);
+        None
+    }
+
+    /// The defender to move after the attacker's threat; `depth` attacker moves left. The replies
+    /// that need an answer, each answered, or `None` when one of them (or the lack of a threat) holds.
+    fn defend(&mut self, depth: u32) -> Option<Vec<(Point, Proof)>> {
+        let a = self.attacker;
+        let d = !a;
+        if !five_points(&self.board, d).is_empty() {
+            return None;
+        }
+        let fives = five_points(&self.board, a);
+        let mut it = fives.iter();
+        match (it.next(), it.next()) {
+            (Some(f1), Some(f2)) => return Some(vec![(f1, Proof::Five(f2))]),
+            (Some(f), None) => {
+                self.make(f, d);
+                let r = self.attack(depth);
+                self.unmake(f, d);
+                return r.map(|p| vec![(f, p)]);
+            }
+            _ => {}
+        }
+        if self.mode == Mode::Vcf {
+            return None;
+        }
+        let wins = win_moves(&self.board, a);
+        let first = wins.iter().next()?;
+        // Cost squares: the moves that leave no win move, among those that could spoil every one
+        // (a defender's stone lowers no class off the lines it sits on, and raises none).
+        let mut near = spoilers(&self.board, first, a);
+        for w in wins.iter().skip(1) {
+            near = near & spoilers(&self.board, w, a);
+        }
+        let mut replies: Vec<Point> = Vec::new();
+        for x in near.iter() {
+            self.board.make(x, d);
+            let stops = win_moves(&self.board, a).is_empty();
+            self.board.unmake(x);
+            if stops {
+                replies.push(x);
+            }
+        }
+        // Counter-fours (and straight fours) of the defender: the refutation check.
+        for x in four_moves(&self.board, d).iter() {
+            if !replies.contains(&x) {
+                replies.push(x);
+            }
+        }
+        if replies.is_empty() {
+            // Nothing stops every win move: any reply loses; show one.
+            replies.push(first);
+        }
+        let mut out = Vec::with_capacity(replies.len());
+        for x in replies {
+            self.make(x, d);
+            let r = self.attack(depth);
+            self.unmake(x, d);
+            out.push((x, r?));
+        }
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse_position, Rule};
+
+    fn board(text: &str, rule: Rule) -> Board {
+        Board::from_grid(&parse_position(text, None).unwrap().grid, rule)
+    }
+
+    #[test]
+    fn open_four_point_wins_in_two() {
+        let b = board(
+            ".......\n.......\n.XXX...\n.......\n.......\n.......\nOOO....\n",
+            Rule::Freestyle,
+        );
+        let out = solve(&b, Color::Black, Mode::Vcf, &Limits::for_mode(Mode::Vcf));
+        let proof = out.proof.expect("a win");
+        assert_eq!(proof.line().len(), 3);
+    }
+
+    #[test]
+    fn lone_stone_has_no_win() {
+        let b = board(".....\n.....\n..X..\n.....\n.....\n", Rule::Freestyle);
+        for mode in [Mode::Vcf, Mode::Vct] {
+            assert!(solve(&b, Color::Black, mode, &Limits::for_mode(mode))
+                .proof
+                .is_none());
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Soundness of the threat-space solver, checked by the independent referee: every claimed win on
+//! thousands of plausible random positions (7x7..11x11, both rules) is replayed against every defence;
+//! recall of the solver's VCF against the referee's exhaustive VCF; the small-board truths of Hsu et
+//! al. (no forced win on empty 5x5..8x8, nor after any first move); and a few hand-made rule cases.
+
+use stonelab_gomoku::games::{plausible_game, Rng};
+use stonelab_gomoku::referee::{self, Referee};
+use stonelab_gomoku::tss::{solve, Limits, Mode};
+use stonelab_gomoku::{parse_position, Board, Color, Grid, Point, Rule};
+
+/// A position: grid, rule, side to move.
+struct Position {
+    grid: Grid,
+    rule: Rule,
+    to_move: Color,
+}
+
+/// `count` positions from plausible games on 7x7..11x11, cut at a random move; no fives on them.
+fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut i = 0u64;
+    while out.len() < count {
+        i += 1;
+        let size = 7 + rng.below(5);
+        let rule = Rule::ALL[rng.below(2)];
+        let game = plausible_game(size, rule, seed * 100_000 + i, size * size * 2 / 3);
+        if game.len() < 4 {
+            continue;
+        }
+        let k = game.len() / 3 + rng.below(game.len() - game.len() / 3 + 1);
+        let mut grid = Grid::new(size).unwrap();
+        let mut c = Color::Black;
+        for &p in &game[..k] {
+            grid.set(p, Some(c));
+            c = !c;
+        }
+        out.push(Position {
+            grid,
+            rule,
+            to_move: c,
+        });
+    }
+    out
+}
+
+fn limits(mode: Mode, nodes: u64) -> Limits {
+    Limits {
+        nodes,
+        ..Limits::for_mode(mode)
+    }
+}
+
+/// Every win the solver claims must pass the referee; returns (positions, wins).
+fn check_mode(mode: Mode, count: usize, seed: u64, nodes: u64) -> (usize, usize) {
+    let mut wins = 0;
+    let positions = random_positions(count, seed);
+    for (i, pos) in positions.iter().enumerate() {
+        let board = Board::from_grid(&pos.grid, pos.rule);
+        let out = solve(&board, pos.to_move, mode, &limits(mode, nodes));
+        if let Some(proof) = out.proof {
+            wins += 1;
+            if let Err(r) = referee::check_proof(&pos.grid, pos.rule, pos.to_move, &proof) {
+                panic!(
+                    "false {} win #{i} ({:?}, {} to move): {r}\n{}",
+                    mode.name(),
+                    pos.rule,
+                    pos.to_move.name(),
+                    stonelab_gomoku::render(
+                        &stonelab_gomoku::Parsed {
+                            grid: pos.grid.clone(),
+                            style: stonelab_gomoku::Style::Ascii
+                        },
+                        &stonelab_gomoku::Bitboard::EMPTY
+                    )
+                );
+            }
+            // The principal line alternates attacker and defender and ends on the attacker's five.
+            let line = proof.line();
+            assert_eq!(line.len() % 2, 1);
+        }
+    }
+    (positions.len(), wins)
+}
+
+#[test]
+fn vcf_claims_pass_the_referee() {
+    let (n, wins) = check_mode(Mode::Vcf, 3000, 1, 200_000);
+    eprintln!("vcf: {wins} wins in {n} positions, all confirmed by the referee");
+    assert!(wins > n / 10, "too few wins to test anything: {wins}");
+}
+
+#[test]
+fn vct_claims_pass_the_referee() {
+    let (n, wins) = check_mode(Mode::Vct, 1000, 2, 20_000);
+    eprintln!("vct: {wins} wins in {n} positions, all confirmed by the referee");
+    assert!(wins > n / 10, "too few wins to test anything: {wins}");
+}
+
+/// Recall: every VCF the referee's exhaustive search proves within 4 fours, the solver finds (its
+/// VCF is complete within its depth); and every solver VCF within that depth the referee finds too.
+#[test]
+fn vcf_recall_against_the_exhaustive_referee() {
+    const FOURS: u32 = 4;
+    let positions = random_positions(1500, 3);
+    let (mut proven, mut found, mut solver_only) = (0, 0, 0);
+    for pos in &positions {
+        let board = Board::from_grid(&pos.grid, pos.rule);
+        let by_referee = referee::vcf(&pos.grid, pos.rule, pos.to_move, FOURS);
+        let lim = Limits {
+            depth: FOURS + 1,
+            ..Limits::for_mode(Mode::Vcf)
+        };
+        let by_solver = solve(&board, pos.to_move, Mode::Vcf, &lim).proof;
+        match (by_referee, by_solver) {
+            (Some(_), Some(_)) => {
+                proven += 1;
+                found += 1;
+            }
+            (Some(line), None) => {
+                proven += 1;
+                eprintln!("missed VCF {line:?}");
+            }
+            (None, Some(_)) => solver_only += 1,
+            (None, None) => {}
+        }
+    }
+    eprintln!("vcf recall: {found}/{proven} referee-proven wins found; {solver_only} solver-only");
+    assert!(proven > 100);
+    assert_eq!(found, proven, "the solver missed referee-proven VCFs");
+    assert_eq!(
+        solver_only, 0,
+        "the solver found VCFs the exhaustive search did not"
+    );
+}
+
+/// Hsu et al. 2020: five in a row on 5x5..8x8 is a draw, so no forced win exists on the empty board,
+/// nor for White after any first move of Black.
+#[test]
+fn small_boards_have_no_win() {
+    for size in 5..=8 {
+        for rule in Rule::ALL {
+            let empty = Board::new(size, rule).unwrap();
+            for mode in [Mode::Vcf, Mode::Vct] {
+                let out = solve(&empty, Color::Black, mode, &Limits::for_mode(mode));
+                assert!(out.proof.is_none(), "win on empty {size}x{size}");
+                for y in 0..size as u8 {
+                    for x in 0..size as u8 {
+                        let mut b = empty.clone();
+                        b.make(Point::new(x, y), Color::Black);
+                        for attacker in [Color::White, Color::Black] {
+                            let out = solve(&b, attacker, mode, &Limits::for_mode(mode));
+                            assert!(out.proof.is_none(), "win after ({x},{y}) on {size}x{size}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn board(text: &str, rule: Rule) -> (Grid, Board) {
+    let grid = parse_position(text, None).unwrap().grid;
+    let b = Board::from_grid(&grid, rule);
+    (grid, b)
+}
+
+/// `XXX.XX`: a five point in freestyle, an overline (no five) in standard.
+#[test]
+fn overline_is_no_five_in_standard() {
+    let text = "XXX.XX.\n.......\n.......\nOOO.O..\n.......\n.......\n.......\n";
+    let (grid, free) = board(text, Rule::Freestyle);
+    let out = solve(&free, Color::Black, Mode::Vcf, &Limits::for_mode(Mode::Vcf));
+    assert_eq!(out.proof.unwrap().line(), vec![Point::new(3, 0)]);
+    let (_, std) = board(text, Rule::Standard);
+    let out = solve(&std, Color::Black, Mode::Vct, &Limits::for_mode(Mode::Vct));
+    if let Some(p) = out.proof {
+        assert!(!p.line().contains(&Point::new(3, 0)));
+        referee::check_proof(&grid, Rule::Standard, Color::Black, &p).unwrap();
+    }
+}
+
+fn grid_of(black: &[(u8, u8)], white: &[(u8, u8)]) -> Grid {
+    let mut g = Grid::new(15).unwrap();
+    for &(x, y) in black {
+        g.set(Point::new(x, y), Some(Color::Black));
+    }
+    for &(x, y) in white {
+        g.set(Point::new(x, y), Some(Color::White));
+    }
+    g
+}
+
+/// Black (to move) has a double three at (7,7) and no four. With White's stones scattered, it wins;
+/// with White holding a double four at (3,13) in reserve, every Black three is refuted by that
+/// counter-four, so no VCT may be claimed.
+#[test]
+fn counter_four_refutes_a_three() {
+    let black = [(5, 7), (6, 7), (7, 5), (7, 6), (12, 0), (14, 2)];
+    let scattered = [(0, 0), (14, 0), (0, 6), (14, 6), (6, 14), (14, 10)];
+    let double_four = [(0, 13), (1, 13), (2, 13), (3, 10), (3, 11), (3, 12)];
+    let lim = Limits::for_mode(Mode::Vct);
+    for rule in Rule::ALL {
+        let grid = grid_of(&black, &scattered);
+        let b = Board::from_grid(&grid, rule);
+        let proof = solve(&b, Color::Black, Mode::Vct, &lim)
+            .proof
+            .expect("the double three wins");
+        assert_eq!(proof.line()[0], Point::new(7, 7));
+        referee::check_proof(&grid, rule, Color::Black, &proof).unwrap();
+        let grid = grid_of(&black, &double_four);
+        let b = Board::from_grid(&grid, rule);
+        // (The search may run into its node limit here: many threes, none of them good.)
+        let out = solve(
+            &b,
+            Color::Black,
+            Mode::Vct,
+            &Limits {
+                nodes: 200_000,
+                ..lim
+            },
+        );
+        assert!(
+            out.proof.is_none(),
+            "White's counter-four refutes every three"
+        );
+    }
+}
+
+/// The referee catches a false claim: a lone four answered by its block is no win.
+#[test]
+fn referee_refutes_a_false_claim() {
+    use stonelab_gomoku::Proof;
+    let text = ".......\n.......\n.XXX...\nO......\n.......\n.......\nOOO....\n";
+    let grid = parse_position(text, None).unwrap().grid;
+    // Black plays e5 (4,2) making an open four... claim instead a win by a move that makes nothing.
+    let claim = Proof::Threat {
+        attack: Point::new(6, 6),
+        replies: vec![(Point::new(3, 6), Proof::Five(Point::new(4, 2)))],
+    };
+    let r = referee::check_proof(&grid, Rule::Freestyle, Color::Black, &claim);
+    assert!(r.is_err());
+    let r = Referee::new(&grid, Rule::Freestyle);
+    assert!(!r.has_five(Color::Black));
+}

@@ -1,0 +1,222 @@
+//! The committed solver suite (`tests/data/gomoku/tss_suite.txt`): 15x15 positions under both rules,
+//! each with its expected VCF or VCT result, solved and (for wins) checked by the referee; and the
+//! defender's view checked against the solver and the referee. `generate_suite` (ignored) rebuilds
+//! the suite's lines from seeded random play.
+
+use std::time::Instant;
+
+use stonelab_gomoku::games::{plausible_game, Rng};
+use stonelab_gomoku::referee;
+use stonelab_gomoku::tss::{five_points, solve, Limits, Mode};
+use stonelab_gomoku::{defenses, parse_position, Board, Color, Grid, Point, Rule};
+
+const SUITE: &str = include_str!("data/gomoku/tss_suite.txt");
+
+struct Entry {
+    mode: Mode,
+    rule: Rule,
+    win: bool,
+    moves: String,
+}
+
+fn suite() -> Vec<Entry> {
+    SUITE
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            let mode = match it.next().unwrap() {
+                "vcf" => Mode::Vcf,
+                "vct" => Mode::Vct,
+                m => panic!("bad mode {m}"),
+            };
+            let rule: Rule = it.next().unwrap().parse().unwrap();
+            let win = match it.next().unwrap() {
+                "win" => true,
+                "no_win_found" => false,
+                r => panic!("bad result {r}"),
+            };
+            let _source = it.next().unwrap();
+            Entry {
+                mode,
+                rule,
+                win,
+                moves: it.collect::<Vec<_>>().join(" "),
+            }
+        })
+        .collect()
+}
+
+fn to_move(grid: &Grid) -> Color {
+    let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
+    if count(Color::Black) == count(Color::White) {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+#[test]
+fn suite_results_match() {
+    let entries = suite();
+    for mode in [Mode::Vcf, Mode::Vct] {
+        for rule in Rule::ALL {
+            let n = entries
+                .iter()
+                .filter(|e| e.mode == mode && e.rule == rule)
+                .count();
+            assert!(n >= 15, "{} {rule}: only {n} positions", mode.name());
+        }
+    }
+    let mut slowest = 0.0f64;
+    for (i, e) in entries.iter().enumerate() {
+        let grid = parse_position(&e.moves, Some(15)).unwrap().grid;
+        let board = Board::from_grid(&grid, e.rule);
+        let c = to_move(&grid);
+        let start = Instant::now();
+        let out = solve(&board, c, e.mode, &Limits::for_mode(e.mode));
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        slowest = slowest.max(ms);
+        if ms > 100.0 || out.proof.is_some() != e.win {
+            eprintln!(
+                "suite line {i}: {ms:.0} ms, {} nodes, win {}",
+                out.nodes,
+                out.proof.is_some()
+            );
+        }
+        assert_eq!(out.proof.is_some(), e.win, "suite line {i}: {}", e.moves);
+        if let Some(p) = out.proof {
+            referee::check_proof(&grid, e.rule, c, &p).unwrap();
+        }
+    }
+    eprintln!(
+        "suite: {} positions, slowest {slowest:.1} ms",
+        entries.len()
+    );
+}
+
+/// The defender's view on the suite's VCF wins, seen from the loser (the winner "passes"): every
+/// move left out loses to a win the referee accepts; every move kept leaves no VCF the referee's
+/// exhaustive search finds within 3 fours.
+#[test]
+fn defender_view_is_consistent() {
+    let lim = Limits {
+        depth: 8,
+        ..Limits::for_mode(Mode::Vcf)
+    };
+    let mut checked = 0;
+    for e in suite()
+        .iter()
+        .filter(|e| e.mode == Mode::Vcf && e.win)
+        .take(8)
+    {
+        let grid = parse_position(&e.moves, Some(15)).unwrap().grid;
+        let board = Board::from_grid(&grid, e.rule);
+        let attacker = to_move(&grid);
+        let defender = !attacker;
+        if !five_points(&board, defender).is_empty() || !five_points(&board, attacker).is_empty() {
+            continue;
+        }
+        let view = defenses(&board, defender, Mode::Vcf, &lim);
+        if view.threat.is_none() {
+            continue;
+        }
+        checked += 1;
+        for y in 0..15u8 {
+            for x in 0..15u8 {
+                let p = Point::new(x, y);
+                if grid.get(p).is_some() {
+                    continue;
+                }
+                let mut g = grid.clone();
+                g.set(p, Some(defender));
+                if view.moves.contains(p) {
+                    assert!(referee::vcf(&g, e.rule, attacker, 3).is_none());
+                } else {
+                    let mut b = board.clone();
+                    b.make(p, defender);
+                    let proof = solve(&b, attacker, Mode::Vcf, &lim).proof.unwrap();
+                    referee::check_proof(&g, e.rule, attacker, &proof).unwrap();
+                }
+            }
+        }
+    }
+    assert!(checked >= 3, "only {checked} positions checked");
+}
+
+fn notation(moves: &[Point]) -> String {
+    moves
+        .iter()
+        .map(|p| format!("{}{}", char::from(b'a' + p.x), 15 - p.y))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Rebuilds the suite: `cargo test --test gomoku_solve_suite -- --ignored --nocapture generate`,
+/// the `SUITE` lines go to the data file.
+#[test]
+#[ignore]
+fn generate_suite() {
+    let mut rng = Rng::new(2002);
+    for rule in Rule::ALL {
+        let (mut vcf_win, mut vcf_no, mut vct_win, mut vct_no) = (0, 0, 0, 0);
+        let mut seed = 0;
+        while vcf_win < 13 || vcf_no < 5 || vct_win < 13 || vct_no < 5 {
+            seed += 1;
+            let game = plausible_game(15, rule, 6_000 + seed, 90);
+            if game.len() < 12 {
+                continue;
+            }
+            let k = 10 + rng.below(game.len() - 10);
+            let moves = &game[..k];
+            let mut grid = Grid::new(15).unwrap();
+            let mut c = Color::Black;
+            for &p in moves {
+                grid.set(p, Some(c));
+                c = !c;
+            }
+            let board = Board::from_grid(&grid, rule);
+            if !five_points(&board, c).is_empty() {
+                continue;
+            }
+            let vcf = solve(&board, c, Mode::Vcf, &Limits::for_mode(Mode::Vcf));
+            let text = notation(moves);
+            match &vcf.proof {
+                Some(p) if vcf_win < 13 && p.line().len() >= 5 => {
+                    referee::check_proof(&grid, rule, c, p).unwrap();
+                    vcf_win += 1;
+                    println!("SUITE vcf {rule} win referee {text}");
+                    continue;
+                }
+                None if vcf_no < 5
+                    && !stonelab_gomoku::tss::four_moves(&board, c).is_empty()
+                    && referee::vcf(&grid, rule, c, 6).is_none() =>
+                {
+                    vcf_no += 1;
+                    println!("SUITE vcf {rule} no_win_found referee-vcf6 {text}");
+                    continue;
+                }
+                _ => {}
+            }
+            if vcf.proof.is_some() {
+                continue;
+            }
+            let vct = solve(&board, c, Mode::Vct, &Limits::for_mode(Mode::Vct));
+            match &vct.proof {
+                Some(p) if vct_win < 13 => {
+                    referee::check_proof(&grid, rule, c, p).unwrap();
+                    vct_win += 1;
+                    println!("SUITE vct {rule} win referee {text}");
+                }
+                None if vct_no < 5
+                    && !vct.aborted
+                    && !stonelab_gomoku::tss::three_moves(&board, c).is_empty() =>
+                {
+                    vct_no += 1;
+                    println!("SUITE vct {rule} no_win_found solver {text}");
+                }
+                _ => {}
+            }
+        }
+    }
+}
