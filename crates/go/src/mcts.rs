@@ -168,9 +168,9 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
             .map(|i| {
                 let root = root.clone();
                 let root_moves = &root_moves;
-                let quota = config.playouts.map(|n| {
-                    n / threads as u64 + u64::from((i as u64) < n % threads as u64)
-                });
+                let quota = config
+                    .playouts
+                    .map(|n| n / threads as u64 + u64::from((i as u64) < n % threads as u64));
                 let seed = config.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 scope.spawn(move || {
                     let mut tree = Tree::new(root, passes, root_moves, config.komi, seed);
@@ -366,7 +366,13 @@ impl Tree {
 
     /// Updates the path's statistics and the AMAF statistics of the path nodes' children.
     fn backup(&mut self, black: f32) {
-        let reward = |c: Color| if c == Color::Black { black } else { 1.0 - black };
+        let reward = |c: Color| {
+            if c == Color::Black {
+                black
+            } else {
+                1.0 - black
+            }
+        };
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
@@ -390,7 +396,8 @@ impl Tree {
                 let first = node.first_child as usize;
                 for c in first..first + node.n_children as usize {
                     let child = &mut self.nodes[c];
-                    if child.mv != PASS && self.first[child.mv as usize] == child.color.index() as u8 + 1
+                    if child.mv != PASS
+                        && self.first[child.mv as usize] == child.color.index() as u8 + 1
                     {
                         child.amaf_visits += 1;
                         child.amaf_wins += reward(child.color);
