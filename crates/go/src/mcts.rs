@@ -10,7 +10,9 @@
 //! `(1 - β) Q + β Q_amaf + C sqrt(ln N / (n + 1))` with `β = sqrt(K / (3n + K))`, `K` =
 //! [`RAVE_EQUIVALENCE`], `C` = [`EXPLORATION`]. A node is expanded after [`EXPAND_AFTER`] visits; its
 //! children are the legal moves that do not fill an own rule-2/4 eye, plus a pass. Two passes in
-//! the tree end the game, which is then scored as it stands (area, komi).
+//! the tree do not end the game there: the playout after them plays on, so stones that cannot
+//! live are captured before the area count, as a referee that removes dead stones would see it
+//! (scoring the board as it stands would make the search pass with dead stones on the board).
 
 use std::time::Instant;
 
@@ -279,7 +281,7 @@ impl Tree {
         let mut node = 0usize;
         let mut passes = self.root_passes;
         // Descent.
-        while passes < 2 {
+        loop {
             if !self.nodes[node].expanded {
                 if self.nodes[node].visits < EXPAND_AFTER || !self.expand(node, board) {
                     break;
@@ -293,7 +295,10 @@ impl Tree {
             self.path.push(child as u32);
             node = child;
         }
-        // Playout.
+        // Playout (after two passes in the tree it plays on: see the module docs).
+        if passes >= 2 {
+            passes = 0;
+        }
         while passes < 2 && self.seq.len() < self.cap {
             let color = board.to_move();
             let mv = board.random_move(&mut self.rng);

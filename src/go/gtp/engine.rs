@@ -5,10 +5,11 @@
 //!    the value (komi only shifts every value, so the same moves keep it for any komi). A
 //!    value-keeping pass is preferred, so games finish; otherwise the first such move in point
 //!    order.
-//! 2. The opponent has just passed and the area count as the board stands wins for us: pass.
-//! 3. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
-//!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts, and passes when the search
-//!    likes the pass best (which happens when the game is decided) or has no other move.
+//! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
+//!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. It passes when the search
+//!    likes the pass best or has no other move, and when the opponent has just passed, the area
+//!    count as the board stands wins for us, and the search agrees that we win (best win rate at
+//!    least [`PASS_WIN_RATE`]), so that a referee that removes dead stones agrees too.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -25,6 +26,8 @@ use stonelab_retro::GameGraph;
 pub const RESIGN_WIN_RATE: f64 = 0.05;
 /// ...when the search ran at least this many playouts.
 pub const RESIGN_MIN_PLAYOUTS: u64 = 3000;
+/// Least win rate of the best move for passing after the opponent's pass (see the module docs).
+pub const PASS_WIN_RATE: f64 = 0.6;
 /// Time per move when neither `--playouts`, `--move-ms` nor GTP time settings say otherwise.
 pub const DEFAULT_MOVE_MS: u64 = 1000;
 /// Share of the computed time slice actually used, and a fixed reserve per move for the answer
@@ -217,9 +220,6 @@ impl Engine {
             Color::Black => score,
             Color::White => -score,
         };
-        if passes > 0 && ours(board.area_score(self.komi)) > 0.0 {
-            return Decision::Play(Move::Pass);
-        }
         let mut deadline = self.clock.slice(color, board).map(|d| start + d);
         if self.limits.playouts.is_none() {
             let ms = self.limits.move_ms.unwrap_or(DEFAULT_MOVE_MS);
@@ -237,6 +237,10 @@ impl Engine {
         let best = result.best_stats();
         if result.playouts >= RESIGN_MIN_PLAYOUTS && best.win_rate() < RESIGN_WIN_RATE {
             return Decision::Resign;
+        }
+        if passes > 0 && ours(board.area_score(self.komi)) > 0.0 && best.win_rate() >= PASS_WIN_RATE
+        {
+            return Decision::Play(Move::Pass);
         }
         Decision::Play(result.best)
     }
