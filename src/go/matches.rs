@@ -40,7 +40,8 @@ pub struct Args {
     /// Games to play (colours alternate)
     #[arg(long, default_value_t = 2)]
     pub games: u32,
-    /// Milliseconds per move, sent to both engines as `time_settings 0 T 1` (byo-yomi, one stone)
+    /// Milliseconds per move, sent to both engines as byo-yomi `time_settings 0 S 1` with S the
+    /// whole seconds rounded up (GTP times are integers: for less, use the engines' own options)
     #[arg(long = "move-ms", value_name = "T")]
     pub move_ms: Option<u64>,
     /// Output format
@@ -278,7 +279,8 @@ fn play_game(
         e.must("clear_board")?;
         e.must(&format!("komi {}", args.komi))?;
         if let Some(ms) = args.move_ms {
-            e.must(&format!("time_settings 0 {} 1", ms as f64 / 1000.0))?;
+            // GTP times are whole seconds; an engine that refuses clocks plays on without.
+            let _ = e.send(&format!("time_settings 0 {} 1", ms.div_ceil(1000)))?;
         }
     }
     let mut board = Board::new(g, Rules::STANDARD);

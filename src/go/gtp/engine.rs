@@ -235,6 +235,15 @@ impl Engine {
         };
         let result = mcts::search(board, passes, &config);
         let best = result.best_stats();
+        // A log line on stderr (GTP controllers show or drop it): what the search saw.
+        let seconds = start.elapsed().as_secs_f64();
+        eprintln!(
+            "stonelab: {color} {}: {} playouts in {seconds:.3} s ({:.0}/s), win rate {:.3}",
+            stonelab_go::vertex::format_move(result.best, board.geometry()),
+            result.playouts,
+            result.playouts as f64 / seconds.max(1e-9),
+            best.win_rate()
+        );
         if result.playouts >= RESIGN_MIN_PLAYOUTS && best.win_rate() < RESIGN_WIN_RATE {
             return Decision::Resign;
         }
