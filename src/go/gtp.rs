@@ -114,7 +114,7 @@ impl Gtp {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok("stonelab".into()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::KnownCommand(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
+            Command::Known(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
             Command::ListCommands => Ok(COMMANDS.join("\n")),
             Command::Quit => Ok(String::new()),
             Command::BoardSize(n) => {

@@ -265,7 +265,7 @@ impl Tree {
             if quota.is_some_and(|q| self.playouts >= q) {
                 break;
             }
-            if deadline.is_some_and(|d| self.playouts % 16 == 0 && Instant::now() >= d) {
+            if deadline.is_some_and(|d| self.playouts.is_multiple_of(16) && Instant::now() >= d) {
                 break;
             }
             board.clone_from(&self.root);
@@ -282,10 +282,10 @@ impl Tree {
         let mut passes = self.root_passes;
         // Descent.
         loop {
-            if !self.nodes[node].expanded {
-                if self.nodes[node].visits < EXPAND_AFTER || !self.expand(node, board) {
-                    break;
-                }
+            if !self.nodes[node].expanded
+                && (self.nodes[node].visits < EXPAND_AFTER || !self.expand(node, board))
+            {
+                break;
             }
             let child = self.select(node);
             let mv = self.nodes[child].mv;

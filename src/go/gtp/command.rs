@@ -60,7 +60,7 @@ pub enum Command {
     ProtocolVersion,
     Name,
     Version,
-    KnownCommand(String),
+    Known(String),
     ListCommands,
     Quit,
     BoardSize(usize),
@@ -210,7 +210,7 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
         "version" => simple(Command::Version),
         "known_command" => {
             arity(args, 1, "a command name")?;
-            Ok(Command::KnownCommand(args[0].to_string()))
+            Ok(Command::Known(args[0].to_string()))
         }
         "list_commands" => simple(Command::ListCommands),
         "quit" => simple(Command::Quit),
