@@ -6,10 +6,12 @@
 //!    value-keeping pass is preferred, so games finish; otherwise the first such move in point
 //!    order.
 //! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
-//!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. It passes when the search
-//!    likes the pass best or has no other move, and when the opponent has just passed, the area
-//!    count as the board stands wins for us, and the search agrees that we win (best win rate at
-//!    least [`PASS_WIN_RATE`]), so that a referee that removes dead stones agrees too.
+//!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. It passes only when the
+//!    area count as the board stands wins for us and the search agrees (best win rate at least
+//!    [`PASS_WIN_RATE`]): then at once after the opponent's pass, else when the search likes the
+//!    pass best. Otherwise it plays the most visited other move, or passes when it has none (all
+//!    left are own eyes, or illegal). So dead stones are captured on the board, and a referee that
+//!    removes dead stones (GNU Go's `final_score`) sees what the area count sees.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -247,9 +249,23 @@ impl Engine {
         if result.playouts >= RESIGN_MIN_PLAYOUTS && best.win_rate() < RESIGN_WIN_RATE {
             return Decision::Resign;
         }
-        if passes > 0 && ours(board.area_score(self.komi)) > 0.0 && best.win_rate() >= PASS_WIN_RATE
-        {
+        // Pass only when the area count as the board stands wins and the search agrees: a referee
+        // that removes dead stones (GNU Go) may see the board otherwise, and under area scoring
+        // playing on inside one's own area costs nothing, so the dead stones get captured instead.
+        let can_pass = ours(board.area_score(self.komi)) > 0.0 && best.win_rate() >= PASS_WIN_RATE;
+        if passes > 0 && can_pass {
             return Decision::Play(Move::Pass);
+        }
+        if result.best == Move::Pass && !can_pass {
+            let mut other: Option<mcts::MoveStats> = None;
+            for m in result.moves.iter().filter(|m| m.mv != Move::Pass) {
+                if other.is_none_or(|o| m.visits > o.visits) {
+                    other = Some(*m);
+                }
+            }
+            if let Some(o) = other {
+                return Decision::Play(o.mv);
+            }
         }
         Decision::Play(result.best)
     }
