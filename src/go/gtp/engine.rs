@@ -67,8 +67,9 @@ impl Clock {
     /// The time one move may take by the clock, `None` when there is no limit.
     fn slice(&self, color: Color, board: &Board) -> Option<Duration> {
         let (main, byo, stones) = self.settings?;
-        if byo > 0.0 && stones == 0 {
-            return None; // GTP: byo-yomi time without stones means no limit.
+        // GTP: byo-yomi time without stones means no limit; no time at all is read the same.
+        if (byo > 0.0 && stones == 0) || (main == 0.0 && byo == 0.0) {
+            return None;
         }
         let empties = f64::from(board.empty().count());
         let moves_left = (empties / 3.0).max(MIN_MOVES_LEFT);
