@@ -275,3 +275,42 @@ impl Engine {
 fn new_board(geometry: Geometry) -> Board {
     Board::new(geometry, Rules::STANDARD)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_slices() {
+        let board = new_board(Geometry::new(9, 9).unwrap());
+        let slice = |settings, left: Option<(f64, u32)>| {
+            let clock = Clock {
+                settings,
+                left: [left, None],
+            };
+            clock.slice(Color::Black, &board)
+        };
+        assert_eq!(slice(None, None), None);
+        assert_eq!(slice(Some((0.0, 5.0, 0)), None), None);
+        assert_eq!(slice(Some((0.0, 0.0, 0)), None), None);
+        // One second of byo-yomi per stone: 80% of it less the 100 ms reserve.
+        assert_eq!(
+            slice(Some((0.0, 1.0, 1)), None),
+            Some(Duration::from_millis(700))
+        );
+        assert_eq!(
+            slice(Some((60.0, 10.0, 5)), Some((10.0, 5))),
+            Some(Duration::from_millis(1500))
+        );
+        // Main time: 81 empty points, 27 moves to come (at least 20).
+        assert_eq!(
+            slice(Some((27.0, 0.0, 0)), None),
+            Some(Duration::from_millis(700))
+        );
+        // Almost out of time: never below 10 ms.
+        assert_eq!(
+            slice(Some((0.0, 1.0, 1)), Some((0.05, 1))),
+            Some(Duration::from_millis(10))
+        );
+    }
+}
