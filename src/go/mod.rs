@@ -6,6 +6,8 @@ pub mod bench;
 pub mod count;
 pub mod enumerate;
 pub mod eyes;
+pub mod gtp;
+pub mod matches;
 pub mod perft;
 pub mod query;
 pub mod replay;
@@ -29,6 +31,10 @@ pub enum Command {
     Solve(solve::Args),
     /// Value and value-keeping moves of a position, from a solved database
     Query(query::Args),
+    /// Play Go over GTP version 2 (perfect play from solved databases, else Monte-Carlo tree search)
+    Gtp(gtp::Args),
+    /// Play a match between two GTP engines and report wins, losses and the Elo difference
+    Match(matches::Args),
 }
 
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -41,5 +47,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Query(args) => query::run(args),
+        Command::Gtp(args) => gtp::run(args),
+        Command::Match(args) => matches::run(args),
     }
 }

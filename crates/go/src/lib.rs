@@ -9,6 +9,7 @@ pub mod color;
 pub mod dp;
 pub mod enumerate;
 pub mod eyes;
+pub mod mcts;
 pub mod perft;
 pub mod playout;
 pub mod rng;

@@ -1,0 +1,481 @@
+//! Monte-Carlo tree search: UCT with RAVE (all-moves-as-first) over the eye-aware random playouts of
+//! [`crate::playout`], on several threads.
+//!
+//! Each thread grows its own tree from the same root with its own seed (root parallelism); the
+//! visit counts of the root moves are summed at the end and the most visited move wins (ties go to
+//! the first move in point order, pass last). With a fixed seed, thread count and playout count the
+//! search is deterministic; with a deadline it stops when the time is up.
+//!
+//! Selection value of a child with `n` visits and `ñ` AMAF visits (MoGo's schedule):
+//! `(1 - β) Q + β Q_amaf + C sqrt(ln N / (n + 1))` with `β = sqrt(K / (3n + K))`, `K` =
+//! [`RAVE_EQUIVALENCE`], `C` = [`EXPLORATION`]. A node is expanded after [`EXPAND_AFTER`] visits; its
+//! children are the legal moves that do not fill an own rule-2/4 eye, plus a pass. Two passes in
+//! the tree do not end the game there: the playout after them plays on, so stones that cannot
+//! live are captured before the area count, as a referee that removes dead stones would see it
+//! (scoring the board as it stands would make the search pass with dead stones on the board).
+
+use std::time::Instant;
+
+use crate::bitboard::{Point, BITS};
+use crate::board::{Board, Move};
+use crate::color::Color;
+use crate::playout::PlayoutBoard;
+use crate::rng::Rng;
+
+/// RAVE equivalence parameter `K`: at `n = K / 3` visits the tree value and the AMAF value weigh
+/// about the same.
+pub const RAVE_EQUIVALENCE: f64 = 1000.0;
+/// UCT exploration constant (small: RAVE does most of the exploring).
+pub const EXPLORATION: f64 = 0.25;
+/// Visits before a node's children are added.
+pub const EXPAND_AFTER: u32 = 4;
+/// Most nodes one thread's tree may hold (about 24 bytes each); past that, leaves stop growing.
+pub const MAX_NODES: usize = 4_000_000;
+
+/// What one search is asked to do.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Komi, subtracted from Black's area score.
+    pub komi: f64,
+    /// Threads (each grows its own tree).
+    pub threads: usize,
+    /// Total playouts (split over the threads); `None` for no limit (then give a deadline).
+    pub playouts: Option<u64>,
+    /// When to stop, if the playout count is not reached first.
+    pub deadline: Option<Instant>,
+    /// Seed of the random playouts (thread `i` uses a seed derived from it and `i`).
+    pub seed: u64,
+}
+
+/// Statistics of one root move, summed over the threads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveStats {
+    pub mv: Move,
+    pub visits: u64,
+    /// Wins of the side to move (draws count half).
+    pub wins: f64,
+}
+
+impl MoveStats {
+    /// Win rate for the side to move (0.5 when never visited).
+    #[must_use]
+    pub fn win_rate(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.wins / self.visits as f64
+        }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The most visited root move.
+    pub best: Move,
+    /// Playouts run, over all threads.
+    pub playouts: u64,
+    /// Every root move with its statistics, in point order, pass last.
+    pub moves: Vec<MoveStats>,
+}
+
+impl SearchResult {
+    /// Statistics of the best move.
+    #[must_use]
+    pub fn best_stats(&self) -> MoveStats {
+        *self
+            .moves
+            .iter()
+            .find(|m| m.mv == self.best)
+            .expect("the best move is a root move")
+    }
+}
+
+/// A tree node: the move that led here, played by `color`, and its statistics from `color`'s side.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Point index of the move, or [`PASS`].
+    mv: u16,
+    color: Color,
+    expanded: bool,
+    n_children: u16,
+    first_child: u32,
+    visits: u32,
+    wins: f32,
+    amaf_visits: u32,
+    amaf_wins: f32,
+}
+
+const PASS: u16 = u16::MAX;
+
+fn encode(mv: Move) -> u16 {
+    match mv {
+        Move::Pass => PASS,
+        Move::Play(p) => p.index() as u16,
+    }
+}
+
+fn decode(mv: u16) -> Move {
+    if mv == PASS {
+        Move::Pass
+    } else {
+        Move::Play(Point::from_index(mv as usize).expect("a stored point"))
+    }
+}
+
+/// The playout board of a position: the stones placed one by one (a pass in between when the
+/// colour to place is not to move, since a stone of a legal position never captures while the
+/// position is being built), then the side to move set by a pass when needed. The ko ban is not
+/// carried over: the root moves come from [`Board::legal_moves`], which honours it.
+#[must_use]
+pub fn playout_board(board: &Board) -> PlayoutBoard {
+    let mut pb = PlayoutBoard::new(*board.geometry());
+    for color in Color::ALL {
+        for p in board.stones(color).iter() {
+            if pb.to_move() != color {
+                pb.play(Move::Pass);
+            }
+            pb.play(Move::Play(p));
+        }
+    }
+    if pb.to_move() != board.to_move() {
+        pb.play(Move::Pass);
+    }
+    pb
+}
+
+/// Searches the position of `board` (whose history ended with `passes` consecutive passes) for
+/// the side to move.
+///
+/// # Panics
+/// If neither a playout count nor a deadline is given.
+#[must_use]
+pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult {
+    assert!(
+        config.playouts.is_some() || config.deadline.is_some(),
+        "a search needs a playout count or a deadline"
+    );
+    let root = playout_board(board);
+    let to_move = board.to_move();
+    let mut root_moves: Vec<Move> = board
+        .legal_moves()
+        .iter()
+        .filter(|&p| !root.is_eye_of(p, to_move))
+        .map(Move::Play)
+        .collect();
+    root_moves.push(Move::Pass);
+    let threads = config.threads.max(1);
+    let results: Vec<Tree> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let root = root.clone();
+                let root_moves = &root_moves;
+                let quota = config
+                    .playouts
+                    .map(|n| n / threads as u64 + u64::from((i as u64) < n % threads as u64));
+                let seed = config.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                scope.spawn(move || {
+                    let mut tree = Tree::new(root, passes, root_moves, config.komi, seed);
+                    tree.run(quota, config.deadline);
+                    tree
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("search thread panicked"))
+            .collect()
+    });
+    let mut moves: Vec<MoveStats> = root_moves
+        .iter()
+        .map(|&mv| MoveStats {
+            mv,
+            visits: 0,
+            wins: 0.0,
+        })
+        .collect();
+    let mut playouts = 0;
+    for tree in &results {
+        playouts += tree.playouts;
+        let root = tree.nodes[0];
+        for (k, stats) in moves.iter_mut().enumerate() {
+            let child = tree.nodes[root.first_child as usize + k];
+            stats.visits += u64::from(child.visits);
+            stats.wins += f64::from(child.wins);
+        }
+    }
+    let mut best = 0;
+    for (k, m) in moves.iter().enumerate() {
+        if m.visits > moves[best].visits {
+            best = k;
+        }
+    }
+    SearchResult {
+        best: moves[best].mv,
+        playouts,
+        moves,
+    }
+}
+
+/// One thread's tree.
+struct Tree {
+    nodes: Vec<Node>,
+    root: PlayoutBoard,
+    root_passes: u32,
+    komi: f64,
+    rng: Rng,
+    playouts: u64,
+    /// Moves after the root of the current iteration (point index or [`PASS`], colour).
+    seq: Vec<(u16, Color)>,
+    path: Vec<u32>,
+    /// Per point: who played it first from the current depth on (AMAF), 0 none, 1 black, 2 white.
+    first: Vec<u8>,
+    cap: usize,
+}
+
+impl Tree {
+    fn new(root: PlayoutBoard, passes: u32, moves: &[Move], komi: f64, seed: u64) -> Tree {
+        let to_move = root.to_move();
+        let cap = 3 * root.geometry().area() + 64;
+        let mut tree = Tree {
+            nodes: Vec::with_capacity(1024),
+            root,
+            root_passes: passes,
+            komi,
+            rng: Rng::new(seed),
+            playouts: 0,
+            seq: Vec::with_capacity(cap + 8),
+            path: Vec::with_capacity(64),
+            first: vec![0; BITS],
+            cap,
+        };
+        tree.nodes.push(Node::new(PASS, to_move.opponent()));
+        tree.nodes[0].expanded = true;
+        tree.nodes[0].first_child = 1;
+        tree.nodes[0].n_children = moves.len() as u16;
+        for &mv in moves {
+            tree.nodes.push(Node::new(encode(mv), to_move));
+        }
+        tree
+    }
+
+    fn run(&mut self, quota: Option<u64>, deadline: Option<Instant>) {
+        let mut board = self.root.clone();
+        loop {
+            if quota.is_some_and(|q| self.playouts >= q) {
+                break;
+            }
+            if deadline.is_some_and(|d| self.playouts.is_multiple_of(16) && Instant::now() >= d) {
+                break;
+            }
+            board.clone_from(&self.root);
+            self.iterate(&mut board);
+            self.playouts += 1;
+        }
+    }
+
+    fn iterate(&mut self, board: &mut PlayoutBoard) {
+        self.seq.clear();
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0usize;
+        let mut passes = self.root_passes;
+        // Descent.
+        loop {
+            if !self.nodes[node].expanded
+                && (self.nodes[node].visits < EXPAND_AFTER || !self.expand(node, board))
+            {
+                break;
+            }
+            let child = self.select(node);
+            let mv = self.nodes[child].mv;
+            board.play(decode(mv));
+            passes = if mv == PASS { passes + 1 } else { 0 };
+            self.seq.push((mv, board.to_move().opponent()));
+            self.path.push(child as u32);
+            node = child;
+        }
+        // Playout (after two passes in the tree it plays on: see the module docs).
+        if passes >= 2 {
+            passes = 0;
+        }
+        while passes < 2 && self.seq.len() < self.cap {
+            let color = board.to_move();
+            let mv = board.random_move(&mut self.rng);
+            board.play(mv);
+            let mv = encode(mv);
+            passes = if mv == PASS { passes + 1 } else { 0 };
+            self.seq.push((mv, color));
+        }
+        let score = board.area_score(self.komi);
+        let black = if score > 0.0 {
+            1.0
+        } else if score < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        self.backup(black);
+    }
+
+    /// Adds the children of a leaf; false when the tree is full.
+    fn expand(&mut self, node: usize, board: &PlayoutBoard) -> bool {
+        let g = *board.geometry();
+        if self.nodes.len() + g.area() + 1 > MAX_NODES {
+            return false;
+        }
+        let to_move = board.to_move();
+        let first = self.nodes.len();
+        for p in g.points() {
+            if board.is_legal(p) && !board.is_eye_of(p, to_move) {
+                self.nodes.push(Node::new(p.index() as u16, to_move));
+            }
+        }
+        self.nodes.push(Node::new(PASS, to_move));
+        let count = self.nodes.len() - first;
+        let n = &mut self.nodes[node];
+        n.expanded = true;
+        n.first_child = first as u32;
+        n.n_children = count as u16;
+        true
+    }
+
+    fn select(&self, node: usize) -> usize {
+        let n = self.nodes[node];
+        let log_n = f64::from(n.visits.max(1)).ln();
+        let first = n.first_child as usize;
+        let mut best = first;
+        let mut best_value = f64::NEG_INFINITY;
+        for c in first..first + n.n_children as usize {
+            let child = &self.nodes[c];
+            let visits = f64::from(child.visits);
+            let q = if child.visits == 0 {
+                0.5
+            } else {
+                f64::from(child.wins) / visits
+            };
+            let value = if child.mv == PASS || child.amaf_visits == 0 {
+                q
+            } else {
+                let q_amaf = f64::from(child.amaf_wins) / f64::from(child.amaf_visits);
+                let beta = (RAVE_EQUIVALENCE / (3.0 * visits + RAVE_EQUIVALENCE)).sqrt();
+                (1.0 - beta) * q + beta * q_amaf
+            } + EXPLORATION * (log_n / (visits + 1.0)).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// Updates the path's statistics and the AMAF statistics of the path nodes' children.
+    fn backup(&mut self, black: f32) {
+        let reward = |c: Color| {
+            if c == Color::Black {
+                black
+            } else {
+                1.0 - black
+            }
+        };
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.wins += reward(n.color);
+        }
+        // Walk the moves backwards: after move `d` is recorded, `first` says who played each point
+        // first from depth `d` on, which is what the children of path node `d` need.
+        self.first.fill(0);
+        let depth = self.path.len() - 1;
+        for d in (0..self.seq.len()).rev() {
+            let (mv, color) = self.seq[d];
+            if mv != PASS {
+                self.first[mv as usize] = color.index() as u8 + 1;
+            }
+            if d <= depth {
+                // Node `path[d]` (its children's move is seq[d]).
+                let node = self.nodes[self.path[d] as usize];
+                if !node.expanded {
+                    continue;
+                }
+                let first = node.first_child as usize;
+                for c in first..first + node.n_children as usize {
+                    let child = &mut self.nodes[c];
+                    if child.mv != PASS
+                        && self.first[child.mv as usize] == child.color.index() as u8 + 1
+                    {
+                        child.amaf_visits += 1;
+                        child.amaf_wins += reward(child.color);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Node {
+    const fn new(mv: u16, color: Color) -> Node {
+        Node {
+            mv,
+            color,
+            expanded: false,
+            n_children: 0,
+            first_child: 0,
+            visits: 0,
+            wins: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Geometry, Rules, Setup};
+
+    fn config(playouts: u64, threads: usize) -> SearchConfig {
+        SearchConfig {
+            komi: 0.5,
+            threads,
+            playouts: Some(playouts),
+            deadline: None,
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn playout_board_matches_board() {
+        let setup: Setup = "XO..\n.XO.\n..X.\nO...\n".parse().unwrap();
+        let mut setup = setup;
+        setup.to_move = Color::White;
+        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let pb = playout_board(&board);
+        for c in Color::ALL {
+            assert_eq!(pb.stones(c), board.stones(c));
+        }
+        assert_eq!(pb.to_move(), Color::White);
+    }
+
+    #[test]
+    fn deterministic_for_fixed_seed_and_playouts() {
+        let board = Board::new(Geometry::new(5, 5).unwrap(), Rules::STANDARD);
+        let a = search(&board, 0, &config(2000, 2));
+        let b = search(&board, 0, &config(2000, 2));
+        assert_eq!(a.best, b.best);
+        assert_eq!(a.moves, b.moves);
+        assert_eq!(a.playouts, 2000);
+    }
+
+    #[test]
+    fn captures_a_group_in_atari() {
+        // White's three stones have one liberty, below their right end; Black to move takes them
+        // (otherwise White extends and the group lives or fights).
+        let mut setup: Setup = ".....\n.XXX.\nXOOOX\n.XX..\n.....\n".parse().unwrap();
+        setup.to_move = Color::Black;
+        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let r = search(&board, 0, &config(3000, 1));
+        assert_eq!(r.best, Move::Play(Point::new(3, 3)), "{r:?}");
+        assert!(r.best_stats().win_rate() > 0.8);
+    }
+}

@@ -1,0 +1,269 @@
+//! `stonelab go gtp`: a Go engine speaking GTP version 2 on stdin/stdout.
+//!
+//! [`Gtp`] owns the engine and answers one request at a time: each line is cleaned and parsed
+//! into a typed [`command::Command`] (or a parse error) before anything acts on it. Answers are
+//! `=[id] result` or `?[id] message`, each followed by an empty line; a malformed line gets a `?`
+//! answer and the loop goes on. Rules: area scoring, suicide illegal, simple ko. `final_score` is
+//! the area count of the board as it stands (every stone counted alive), and `final_status_list`
+//! says the same: every stone alive, none dead or in seki.
+
+mod command;
+mod engine;
+
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use stonelab_go::score::format_score;
+use stonelab_go::vertex::{format_move, format_vertex, COLUMNS};
+use stonelab_go::{Board, Color, Geometry, Point, Rules};
+
+use command::{Command, Request, Status, COMMANDS};
+pub use engine::{Decision, Engine, SearchLimits};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Solved results database(s) from `stonelab go solve --out`; used on boards of their size
+    #[arg(long = "db", value_name = "FILE")]
+    pub db: Vec<PathBuf>,
+    /// Search threads
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Playouts per move (deterministic search)
+    #[arg(long, conflicts_with = "move_ms")]
+    pub playouts: Option<u64>,
+    /// Milliseconds per move (default 1000; GTP time settings can only shorten it)
+    #[arg(long = "move-ms", value_name = "T")]
+    pub move_ms: Option<u64>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.threads == 0 {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    if args.playouts == Some(0) || args.move_ms == Some(0) {
+        anyhow::bail!("--playouts and --move-ms must be positive");
+    }
+    let mut engine = Engine::new(SearchLimits {
+        threads: args.threads,
+        playouts: args.playouts,
+        move_ms: args.move_ms,
+    });
+    for path in &args.db {
+        engine
+            .load_database(path)
+            .with_context(|| format!("cannot load database {}", path.display()))?;
+    }
+    let mut gtp = Gtp { engine };
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = stdin
+            .lock()
+            .read_until(b'\n', &mut line)
+            .context("cannot read standard input")?;
+        if n == 0 {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&line);
+        let Some(answer) = gtp.answer(&text) else {
+            continue;
+        };
+        stdout.write_all(answer.text.as_bytes())?;
+        stdout.flush()?;
+        if answer.quit {
+            return Ok(());
+        }
+    }
+}
+
+/// One answer, ready to write (empty line included).
+pub struct Answer {
+    pub text: String,
+    pub quit: bool,
+}
+
+/// The protocol: owns the engine, turns each line into an answer.
+pub struct Gtp {
+    engine: Engine,
+}
+
+impl Gtp {
+    /// The answer to one raw input line, `None` for a line GTP ignores (empty or a comment).
+    pub fn answer(&mut self, line: &str) -> Option<Answer> {
+        let clean = command::preprocess(line)?;
+        let Request { id, command } = command::parse(&clean);
+        let id = id.map(|n| n.to_string()).unwrap_or_default();
+        let quit = command == Ok(Command::Quit);
+        let result = command
+            .map_err(|e| e.message())
+            .and_then(|c| self.execute(c));
+        let text = match result {
+            Ok(r) => format!("={id} {r}\n\n"),
+            Err(e) => format!("?{id} {e}\n\n"),
+        };
+        Some(Answer { text, quit })
+    }
+
+    fn execute(&mut self, command: Command) -> Result<String, String> {
+        let g = *self.engine.board().geometry();
+        match command {
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok("stonelab".into()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::Known(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
+            Command::ListCommands => Ok(COMMANDS.join("\n")),
+            Command::Quit => Ok(String::new()),
+            Command::BoardSize(n) => {
+                if !(2..=stonelab_go::MAX_SIZE).contains(&n) {
+                    return Err("unacceptable size".into());
+                }
+                self.engine
+                    .reset(Geometry::new(n, n).expect("size in range"));
+                Ok(String::new())
+            }
+            Command::ClearBoard => {
+                self.engine.reset(g);
+                Ok(String::new())
+            }
+            Command::Komi(k) => {
+                self.engine.set_komi(k);
+                Ok(String::new())
+            }
+            Command::Play(color, vertex) => {
+                let mv = vertex.to_move(&g).ok_or("illegal move")?;
+                let mut board = self.engine.board().clone();
+                board
+                    .try_play_as(color, mv)
+                    .map_err(|_| "illegal move".to_string())?;
+                self.engine.set_board(board);
+                Ok(String::new())
+            }
+            Command::GenMove(color) => Ok(match self.engine.genmove(color) {
+                Decision::Play(mv) => format_move(mv, &g),
+                Decision::Resign => "resign".into(),
+            }),
+            Command::Undo => {
+                let mut board = self.engine.board().clone();
+                board.undo().map_err(|_| "cannot undo".to_string())?;
+                self.engine.set_board(board);
+                Ok(String::new())
+            }
+            Command::ShowBoard => Ok(show(self.engine.board(), self.engine.komi())),
+            Command::FinalScore => Ok(format_score(
+                self.engine.board().area_score(self.engine.komi()),
+            )),
+            Command::FinalStatusList(status) => Ok(match status {
+                Status::Alive => {
+                    let b = self.engine.board();
+                    vertices(b.occupied().iter(), &g)
+                }
+                Status::Dead | Status::Seki => String::new(),
+            }),
+            Command::LoadSgf { path, move_number } => {
+                let board =
+                    load_sgf(&path, move_number).map_err(|e| format!("cannot load file: {e:#}"))?;
+                self.engine.reset(*board.geometry());
+                self.engine.set_board(board);
+                Ok(String::new())
+            }
+            Command::TimeSettings {
+                main,
+                byo_yomi,
+                stones,
+            } => {
+                self.engine.time_settings(main, byo_yomi, stones);
+                Ok(String::new())
+            }
+            Command::TimeLeft {
+                color,
+                time,
+                stones,
+            } => {
+                self.engine.time_left(color, time, stones);
+                Ok(String::new())
+            }
+            Command::ListStones(color) => {
+                Ok(vertices(self.engine.board().stones(color).iter(), &g))
+            }
+        }
+    }
+}
+
+/// Vertices sorted by column, then by row from the bottom (`A1 A2 B1`), space-separated.
+fn vertices(points: impl Iterator<Item = Point>, g: &Geometry) -> String {
+    let mut ps: Vec<Point> = points.collect();
+    ps.sort_by_key(|p| (p.col(), g.rows() - p.row()));
+    ps.iter()
+        .map(|&p| format_vertex(p, g))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The board with coordinates, the side to move, captures and komi (no empty lines).
+fn show(board: &Board, komi: f64) -> String {
+    let g = board.geometry();
+    let letters: String = COLUMNS[..g.cols()]
+        .iter()
+        .map(|&c| format!(" {}", c as char))
+        .collect();
+    let mut out = format!("\n   {letters}\n");
+    for r in 0..g.rows() {
+        let number = g.rows() - r;
+        let _ = write!(out, "{number:>2} ");
+        for c in 0..g.cols() {
+            let p = Point::new(r, c);
+            let glyph = match board.color_at(p) {
+                Some(color) => color.glyph(),
+                None if board.ko() == Some(p) => '*',
+                None => '.',
+            };
+            let _ = write!(out, " {glyph}");
+        }
+        let _ = writeln!(out, " {number:>2}");
+    }
+    let _ = writeln!(out, "   {letters}");
+    let _ = write!(
+        out,
+        "{} to move, captures black {} white {}, komi {komi}",
+        board.to_move(),
+        board.captures(Color::Black),
+        board.captures(Color::White)
+    );
+    out
+}
+
+/// The position of an SGF file (its `SZ`, square, 2..19) before move `move_number` (all moves
+/// when `None`).
+fn load_sgf(path: &str, move_number: Option<usize>) -> anyhow::Result<Board> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read '{path}'"))?;
+    let trees = sgf_parse::go::parse(&text).map_err(|e| anyhow::anyhow!("malformed SGF: {e}"))?;
+    let root = trees.first().context("malformed SGF: no game tree")?;
+    let size = root
+        .properties()
+        .find_map(|p| match p {
+            sgf_parse::go::Prop::SZ((cols, rows)) => Some((usize::from(*rows), usize::from(*cols))),
+            _ => None,
+        })
+        .unwrap_or((19, 19));
+    if size.0 != size.1 || !(2..=stonelab_go::MAX_SIZE).contains(&size.0) {
+        anyhow::bail!("board size {}x{} is not square 2..19", size.0, size.1);
+    }
+    let mut board = Board::new(
+        Geometry::new(size.0, size.1).expect("size in range"),
+        Rules::STANDARD,
+    );
+    let played = crate::go::replay::replay_sgf(&mut board, &text)?;
+    if let Some(n) = move_number {
+        let keep = n.saturating_sub(1);
+        for _ in keep..played {
+            board
+                .undo()
+                .map_err(|_| anyhow::anyhow!("cannot go back to move {n} past a setup node"))?;
+        }
+    }
+    Ok(board)
+}

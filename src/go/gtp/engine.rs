@@ -1,0 +1,316 @@
+//! The engine behind the GTP front end: the game (board, komi, clocks) and the move choice.
+//!
+//! Move choice, in order:
+//! 1. A solved database for the board's size is loaded and knows the position: a move that keeps
+//!    the value (komi only shifts every value, so the same moves keep it for any komi). A
+//!    value-keeping pass is preferred, so games finish; otherwise the first such move in point
+//!    order.
+//! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
+//!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. It passes only when the
+//!    area count as the board stands wins for us and the search agrees (best win rate at least
+//!    [`PASS_WIN_RATE`]): then at once after the opponent's pass, else when the search likes the
+//!    pass best. Otherwise it plays the most visited other move, or passes when it has none (all
+//!    left are own eyes, or illegal). So dead stones are captured on the board, and a referee that
+//!    removes dead stones (GNU Go's `final_score`) sees what the area count sees.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use stonelab_go::mcts::{self, SearchConfig};
+use stonelab_go::vertex::parse_size;
+use stonelab_go::{Board, Color, Geometry, Move, Rules};
+use stonelab_retro::db::Database;
+use stonelab_retro::go::{best_moves, GoGame};
+use stonelab_retro::GameGraph;
+
+/// Resign below this win rate of the best move...
+pub const RESIGN_WIN_RATE: f64 = 0.05;
+/// ...when the search ran at least this many playouts.
+pub const RESIGN_MIN_PLAYOUTS: u64 = 3000;
+/// Least win rate of the best move for passing after the opponent's pass (see the module docs).
+pub const PASS_WIN_RATE: f64 = 0.6;
+/// Time per move when neither `--playouts`, `--move-ms` nor GTP time settings say otherwise.
+pub const DEFAULT_MOVE_MS: u64 = 1000;
+/// Share of the computed time slice actually used, and a fixed reserve per move for the answer
+/// to travel (the safety margin of the clock).
+pub const TIME_SHARE: f64 = 0.8;
+pub const TIME_RESERVE: Duration = Duration::from_millis(100);
+/// Moves still to come, for sharing out main time: at least this many...
+pub const MIN_MOVES_LEFT: f64 = 20.0;
+
+/// How hard to search.
+#[derive(Clone, Debug)]
+pub struct SearchLimits {
+    pub threads: usize,
+    /// Fixed playouts per move (deterministic).
+    pub playouts: Option<u64>,
+    /// Fixed time per move.
+    pub move_ms: Option<u64>,
+}
+
+/// A loaded, checked results database and the game it belongs to.
+struct Solved {
+    geometry: Geometry,
+    game: GoGame,
+    db: Database,
+}
+
+/// GTP clocks: the settings, and the last `time_left` per colour.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    settings: Option<(f64, f64, u32)>,
+    left: [Option<(f64, u32)>; 2],
+}
+
+impl Clock {
+    /// The time one move may take by the clock, `None` when there is no limit.
+    fn slice(&self, color: Color, board: &Board) -> Option<Duration> {
+        let (main, byo, stones) = self.settings?;
+        // GTP: byo-yomi time without stones means no limit; no time at all is read the same.
+        if (byo > 0.0 && stones == 0) || (main == 0.0 && byo == 0.0) {
+            return None;
+        }
+        let empties = f64::from(board.empty().count());
+        let moves_left = (empties / 3.0).max(MIN_MOVES_LEFT);
+        let seconds = match self.left[color.index()] {
+            // In byo-yomi: `t` seconds for `s` stones.
+            Some((t, s)) if s > 0 => t / f64::from(s),
+            // In main time (or absolute time): share what is left over the moves to come.
+            Some((t, _)) => t / moves_left,
+            None if main > 0.0 => main / moves_left,
+            None => byo / f64::from(stones.max(1)),
+        };
+        let usable = Duration::from_secs_f64((seconds * TIME_SHARE).max(0.0));
+        Some(
+            usable
+                .saturating_sub(TIME_RESERVE)
+                .max(Duration::from_millis(10)),
+        )
+    }
+}
+
+/// What `genmove` decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Play(Move),
+    Resign,
+}
+
+/// The game state and the engine's settings.
+pub struct Engine {
+    board: Board,
+    komi: f64,
+    clock: Clock,
+    limits: SearchLimits,
+    solved: Vec<Solved>,
+}
+
+impl Engine {
+    /// An engine on the empty 19x19 board (GTP's default), komi 0.
+    #[must_use]
+    pub fn new(limits: SearchLimits) -> Engine {
+        Engine {
+            board: new_board(Geometry::new(19, 19).expect("19x19")),
+            komi: 0.0,
+            clock: Clock::default(),
+            limits,
+            solved: Vec::new(),
+        }
+    }
+
+    /// Loads a database written by `stonelab go solve --out` and checks it against its game.
+    pub fn load_database(&mut self, path: &Path) -> anyhow::Result<()> {
+        let db = Database::open(path)?;
+        let meta: serde_json::Value = serde_json::from_str(db.meta())
+            .with_context(|| format!("{}: metadata is not JSON", path.display()))?;
+        if meta["format"] != "stonelab go solve" {
+            bail!("{}: not a Go results database", path.display());
+        }
+        let geometry = parse_size(meta["board"].as_str().unwrap_or_default())?;
+        let game = crate::go::solve::build_game(geometry.rows(), geometry.cols(), None)?;
+        if db.len() != game.num_states() {
+            bail!(
+                "{}: {} states in the database, {} in the game: the file does not match",
+                path.display(),
+                db.len(),
+                game.num_states()
+            );
+        }
+        self.solved.push(Solved { geometry, game, db });
+        Ok(())
+    }
+
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    #[must_use]
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+
+    pub fn set_komi(&mut self, komi: f64) {
+        self.komi = komi;
+    }
+
+    /// A new empty board of this geometry (history and clocks' `time_left` go too).
+    pub fn reset(&mut self, geometry: Geometry) {
+        self.board = new_board(geometry);
+        self.clock.left = [None; 2];
+    }
+
+    pub fn set_board(&mut self, board: Board) {
+        self.board = board;
+    }
+
+    pub fn time_settings(&mut self, main: f64, byo_yomi: f64, stones: u32) {
+        self.clock.settings = Some((main, byo_yomi, stones));
+        self.clock.left = [None; 2];
+    }
+
+    pub fn time_left(&mut self, color: Color, time: f64, stones: u32) {
+        self.clock.left[color.index()] = Some((time, stones));
+    }
+
+    /// Chooses a move for `color` and plays it (unless it resigns).
+    pub fn genmove(&mut self, color: Color) -> Decision {
+        let start = Instant::now();
+        // Search the position with `color` to move (GTP lets a side move twice).
+        let (mut board, passes) = if self.board.to_move() == color {
+            (self.board.clone(), self.board.passes())
+        } else {
+            let mut setup = self.board.to_setup();
+            setup.to_move = color;
+            setup.ko = None;
+            (
+                Board::from_setup(setup, Rules::STANDARD).expect("a legal position"),
+                0,
+            )
+        };
+        let decision = self
+            .solved_move(&mut board, passes)
+            .map(Decision::Play)
+            .unwrap_or_else(|| self.search_move(&board, passes, color, start));
+        if let Decision::Play(mv) = decision {
+            self.board
+                .try_play_as(color, mv)
+                .expect("the engine chose a legal move");
+        }
+        decision
+    }
+
+    /// A value-keeping move from a loaded database, if one covers this position.
+    fn solved_move(&self, board: &mut Board, passes: u32) -> Option<Move> {
+        let solved = self.solved.iter().find(|s| {
+            (s.geometry.rows(), s.geometry.cols())
+                == (board.geometry().rows(), board.geometry().cols())
+        })?;
+        let pass = passes > 0;
+        let here = solved.db.get(solved.game.state_of(board, pass).ok()?)?;
+        let value = |s: u64| solved.db.get(s).expect("state below len");
+        let moves = crate::go::solve::move_bounds(&solved.game, board, pass, value).ok()?;
+        let best = best_moves(board.to_move(), here, &moves);
+        if best.contains(&Move::Pass) {
+            return Some(Move::Pass);
+        }
+        best.first().copied()
+    }
+
+    fn search_move(&self, board: &Board, passes: u32, color: Color, start: Instant) -> Decision {
+        let ours = |score: f64| match color {
+            Color::Black => score,
+            Color::White => -score,
+        };
+        let mut deadline = self.clock.slice(color, board).map(|d| start + d);
+        if self.limits.playouts.is_none() {
+            let ms = self.limits.move_ms.unwrap_or(DEFAULT_MOVE_MS);
+            let fixed = start + Duration::from_millis(ms);
+            deadline = Some(deadline.map_or(fixed, |d| d.min(fixed)));
+        }
+        let config = SearchConfig {
+            komi: self.komi,
+            threads: self.limits.threads,
+            playouts: self.limits.playouts,
+            deadline,
+            seed: board.hash() ^ u64::from(board.history_len() as u32),
+        };
+        let result = mcts::search(board, passes, &config);
+        let best = result.best_stats();
+        // A log line on stderr (GTP controllers show or drop it): what the search saw.
+        let seconds = start.elapsed().as_secs_f64();
+        eprintln!(
+            "stonelab: {color} {}: {} playouts in {seconds:.3} s ({:.0}/s), win rate {:.3}",
+            stonelab_go::vertex::format_move(result.best, board.geometry()),
+            result.playouts,
+            result.playouts as f64 / seconds.max(1e-9),
+            best.win_rate()
+        );
+        if result.playouts >= RESIGN_MIN_PLAYOUTS && best.win_rate() < RESIGN_WIN_RATE {
+            return Decision::Resign;
+        }
+        // Pass only when the area count as the board stands wins and the search agrees: a referee
+        // that removes dead stones (GNU Go) may see the board otherwise, and under area scoring
+        // playing on inside one's own area costs nothing, so the dead stones get captured instead.
+        let can_pass = ours(board.area_score(self.komi)) > 0.0 && best.win_rate() >= PASS_WIN_RATE;
+        if passes > 0 && can_pass {
+            return Decision::Play(Move::Pass);
+        }
+        if result.best == Move::Pass && !can_pass {
+            let mut other: Option<mcts::MoveStats> = None;
+            for m in result.moves.iter().filter(|m| m.mv != Move::Pass) {
+                if other.is_none_or(|o| m.visits > o.visits) {
+                    other = Some(*m);
+                }
+            }
+            if let Some(o) = other {
+                return Decision::Play(o.mv);
+            }
+        }
+        Decision::Play(result.best)
+    }
+}
+
+fn new_board(geometry: Geometry) -> Board {
+    Board::new(geometry, Rules::STANDARD)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_slices() {
+        let board = new_board(Geometry::new(9, 9).unwrap());
+        let slice = |settings, left: Option<(f64, u32)>| {
+            let clock = Clock {
+                settings,
+                left: [left, None],
+            };
+            clock.slice(Color::Black, &board)
+        };
+        assert_eq!(slice(None, None), None);
+        assert_eq!(slice(Some((0.0, 5.0, 0)), None), None);
+        assert_eq!(slice(Some((0.0, 0.0, 0)), None), None);
+        // One second of byo-yomi per stone: 80% of it less the 100 ms reserve.
+        assert_eq!(
+            slice(Some((0.0, 1.0, 1)), None),
+            Some(Duration::from_millis(700))
+        );
+        assert_eq!(
+            slice(Some((60.0, 10.0, 5)), Some((10.0, 5))),
+            Some(Duration::from_millis(1500))
+        );
+        // Main time: 81 empty points, 27 moves to come (at least 20).
+        assert_eq!(
+            slice(Some((27.0, 0.0, 0)), None),
+            Some(Duration::from_millis(700))
+        );
+        // Almost out of time: never below 10 ms.
+        assert_eq!(
+            slice(Some((0.0, 1.0, 1)), Some((0.05, 1))),
+            Some(Duration::from_millis(10))
+        );
+    }
+}

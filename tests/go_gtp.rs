@@ -1,0 +1,292 @@
+//! `stonelab go gtp`: the GTP version 2 front end, command by command, with malformed and
+//! out-of-range input, SGF loading, clocks, determinism and perfect play from a 3x3 database.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+fn stonelab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_stonelab"))
+}
+
+/// Runs a GTP session with the given engine arguments and input; returns the answers (each
+/// without its terminating empty line).
+fn session(args: &[&str], input: &[u8]) -> Vec<String> {
+    let mut child = stonelab()
+        .args(["go", "gtp"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
+    text.split("\n\n")
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn one(args: &[&str], input: &str) -> Vec<String> {
+    session(args, input.as_bytes())
+}
+
+const FAST: &[&str] = &["--playouts", "300", "--threads", "1"];
+
+#[test]
+fn every_command_answers() {
+    let a = one(
+        FAST,
+        "1 protocol_version\n2 name\n3 version\n4 known_command genmove\n5 known_command fly\n\
+         6 list_commands\n7 boardsize 5\n8 clear_board\n9 komi 6.5\n10 play b C3\n11 play W b2\n\
+         12 list_stones black\n13 list_stones white\n14 showboard\n15 final_score\n\
+         16 final_status_list alive\n17 final_status_list dead\n18 final_status_list seki\n\
+         19 undo\n20 list_stones white\n21 time_settings 60 5 1\n22 time_left b 30 0\n\
+         23 genmove w\n24 quit\n25 name\n",
+    );
+    assert_eq!(a[0], "=1 2");
+    assert_eq!(a[1], "=2 stonelab");
+    assert_eq!(a[2], format!("=3 {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(a[3], "=4 true");
+    assert_eq!(a[4], "=5 false");
+    let listed: Vec<&str> = a[5].trim_start_matches("=6 ").lines().collect();
+    for c in [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "final_status_list",
+        "loadsgf",
+        "time_settings",
+        "time_left",
+        "list_stones",
+    ] {
+        assert!(listed.contains(&c), "{c} not listed");
+    }
+    for (i, n) in [(6, 7), (7, 8), (8, 9), (9, 10), (10, 11)] {
+        assert_eq!(a[i], format!("={n} "));
+    }
+    assert_eq!(a[11], "=12 C3");
+    assert_eq!(a[12], "=13 B2");
+    assert!(a[13].starts_with("=14 "), "{}", a[13]);
+    assert!(a[13].contains(" 3  . . X . .  3"), "{}", a[13]);
+    assert!(a[13].contains(" 2  . O . . .  2"), "{}", a[13]);
+    // One stone each, no territory (both border the single empty region), komi 6.5.
+    assert_eq!(a[14], "=15 W+6.5");
+    assert_eq!(a[15], "=16 B2 C3");
+    assert_eq!(a[16], "=17 ");
+    assert_eq!(a[17], "=18 ");
+    assert_eq!(a[18], "=19 ");
+    assert_eq!(a[19], "=20 ");
+    assert_eq!(a[20], "=21 ");
+    assert_eq!(a[21], "=22 ");
+    let mv = a[22].trim_start_matches("=23 ");
+    assert!(a[22].starts_with("=23 ") && mv.len() >= 2, "{}", a[22]);
+    assert_eq!(a[23], "=24 ");
+    // Nothing is answered after quit.
+    assert_eq!(a.len(), 24);
+}
+
+#[test]
+fn malformed_and_out_of_range_input() {
+    let mut input = Vec::new();
+    input.extend_from_slice(
+        b"# a comment line\n\n   \n\
+          1 boardsize 1\n2 boardsize 20\n3 boardsize 0\n4 boardsize -3\n5 boardsize nine\n\
+          6 boardsize\n7 boardsize 3 3\n8 frobnicate\n9\n99999999999999999999999 name\n",
+    );
+    // A line with control characters and invalid UTF-8, then valid commands with tabs.
+    input.extend_from_slice(b"\x01\xff\xfe garbage\n10\tboardsize\t3\n");
+    input.extend_from_slice(
+        b"11 komi lots\n12 komi inf\n13 play b D1\n14 play b A4\n15 play b I1\n16 play x A1\n\
+          17 play b\n18 play b A1 A2\n19 genmove\n20 genmove purple\n21 undo\n\
+          22 final_status_list zombie\n23 time_settings 1 2\n24 time_left b -5 0\n\
+          25 time_left b 5 x\n26 list_stones\n27 list_stones green\n28 loadsgf\n\
+          29 loadsgf /nonexistent/file.sgf\n30 known_command\n31 play b A2\n32 play w A2\n\
+          33 play b B1\n34 play w A1\n35 play w B2\n36 list_stones white\n37 list_stones black\n\
+          38 name extra\n39 protocol_version # trailing comment\n",
+    );
+    let a = session(FAST, &input);
+    let expect = [
+        "?1 unacceptable size",
+        "?2 unacceptable size",
+        "?3 unacceptable size",
+        "?4 syntax error",
+        "?5 syntax error",
+        "?6 syntax error",
+        "?7 syntax error",
+        "?8 unknown command",
+        "?9 syntax error",
+        "? syntax error",
+        "? unknown command",
+        "=10 ",
+        "?11 syntax error",
+        "?12 syntax error",
+        "?13 illegal move",
+        "?14 illegal move",
+        "?15 syntax error",
+        "?16 syntax error",
+        "?17 syntax error",
+        "?18 syntax error",
+        "?19 syntax error",
+        "?20 syntax error",
+        "?21 cannot undo",
+        "?22 syntax error",
+        "?23 syntax error",
+        "?24 syntax error",
+        "?25 syntax error",
+        "?26 syntax error",
+        "?27 syntax error",
+        "?28 syntax error",
+        "?29 cannot load file",
+        "?30 syntax error",
+        "=31 ",
+        // Occupied.
+        "?32 illegal move",
+        "=33 ",
+        // White A1 captures nothing and has no liberty: suicide.
+        "?34 illegal move",
+        "=35 ",
+        "=36 B2",
+        "=37 A2 B1",
+        "?38 syntax error",
+        "=39 2",
+    ];
+    assert_eq!(a.len(), expect.len(), "{a:#?}");
+    for (got, want) in a.iter().zip(expect) {
+        assert!(got.starts_with(want), "got {got:?}, want {want:?}");
+    }
+}
+
+#[test]
+fn ko_recapture_is_illegal_until_a_move_elsewhere() {
+    // 4x4: White B3 sits in Black's mouth, Black C3 (in White's) takes it: a ko. White may not
+    // retake at once; after a move elsewhere by each side it may.
+    let b = one(
+        FAST,
+        "boardsize 4\nplay b B4\nplay w C4\nplay b A3\nplay w D3\nplay b B2\nplay w C2\n\
+         play w B3\nplay b C3\nplay w B3\nplay w A1\nplay b D1\nplay w B3\nlist_stones black\n\
+         list_stones white\n",
+    );
+    assert!(b[..9].iter().all(|s| s == "= "), "{b:#?}");
+    assert_eq!(b[9], "? illegal move");
+    assert_eq!(b[10], "= ");
+    assert_eq!(b[11], "= ");
+    assert_eq!(b[12], "= ");
+    assert_eq!(b[13], "= A3 B2 B4 D1");
+    assert_eq!(b[14], "= A1 B3 C2 C4 D3");
+}
+
+#[test]
+fn loadsgf_sets_size_and_position() {
+    let dir = std::env::temp_dir().join(format!("stonelab-gtp-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.sgf");
+    std::fs::write(&path, "(;GM[1]SZ[5]KM[0.5]AB[aa];W[cc];B[dd];W[ee])").unwrap();
+    let p = path.display();
+    let a = one(
+        FAST,
+        &format!(
+            "loadsgf {p}\nlist_stones black\nlist_stones white\nloadsgf {p} 3\nlist_stones white\n\
+             showboard\nloadsgf {p} 1\nlist_stones white\nlist_stones black\n"
+        ),
+    );
+    assert_eq!(a[0], "= ");
+    assert_eq!(a[1], "= A5 D2");
+    assert_eq!(a[2], "= C3 E1");
+    assert_eq!(a[3], "= ");
+    assert_eq!(a[4], "= C3");
+    assert!(a[5].contains("A B C D E"), "{}", a[5]);
+    assert_eq!(a[7], "= ");
+    assert_eq!(a[8], "= A5");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn genmove_is_deterministic_for_fixed_playouts() {
+    let input = "boardsize 7\nkomi 7\ngenmove b\ngenmove w\ngenmove b\n";
+    let args = ["--playouts", "3000", "--threads", "2"];
+    let a = one(&args, input);
+    let b = one(&args, input);
+    assert_eq!(a, b);
+    assert_eq!(a.len(), 5);
+}
+
+#[test]
+fn genmove_keeps_to_its_time() {
+    // --move-ms 300 on 9x9, then a GTP clock with 1 s left for 1 stone.
+    let start = Instant::now();
+    let a = one(&["--move-ms", "300"], "boardsize 9\ngenmove b\n");
+    assert!(a[1].starts_with("= "));
+    let t = start.elapsed().as_secs_f64();
+    assert!(t < 1.5, "{t} s for a 300 ms move");
+    let start = Instant::now();
+    let a = one(
+        &["--move-ms", "5000"],
+        "boardsize 9\ntime_settings 0 1 1\ntime_left b 1 1\ngenmove b\n",
+    );
+    assert!(a[3].starts_with("= "));
+    let t = start.elapsed().as_secs_f64();
+    assert!(t < 1.5, "{t} s with 1 s on the clock");
+}
+
+fn solve_3x3(dir: &Path) -> PathBuf {
+    let db = dir.join("3x3.db");
+    let out = stonelab()
+        .args(["go", "solve", "3x3", "--out"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    db
+}
+
+#[test]
+fn database_moves_keep_the_value() {
+    let dir = std::env::temp_dir().join(format!("stonelab-gtp-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = solve_3x3(&dir);
+    let db = db.to_str().unwrap();
+    // The solver's best first move on 3x3 is the centre (stonelab go solve prints "best B2"); with
+    // any komi. After White passes, Black passing keeps +9 (it ends the game with the board full of
+    // Black's area), so the engine passes.
+    for komi in ["0", "7.5", "-3"] {
+        let a = one(
+            &["--db", db, "--threads", "1"],
+            &format!("boardsize 3\nkomi {komi}\ngenmove b\nplay w pass\ngenmove b\nfinal_score\n"),
+        );
+        assert_eq!(a[2], "= B2", "komi {komi}");
+        assert_eq!(a[4], "= pass", "komi {komi}");
+    }
+    // A wrong file is an error at start-up, not a crash.
+    let out = stonelab()
+        .args(["go", "gtp", "--db", "/nonexistent.db"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("stonelab: error: "));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

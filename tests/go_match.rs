@@ -1,0 +1,242 @@
+//! `stonelab go match`: games against GNU Go as a real GTP peer (and referee), perfect play from
+//! the 3x3 database against GNU Go and against our own engine without it, and forfeits for
+//! illegal moves.
+//!
+//! GNU Go is the Debian package `gnugo` (tests/apt-packages.txt; `scripts/test` installs it).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn exe() -> &'static str {
+    env!("CARGO_BIN_EXE_stonelab")
+}
+
+/// GNU Go's path: on PATH, or where Debian puts it (/usr/games is not on every PATH).
+fn gnugo() -> String {
+    for dir in std::env::var("PATH").unwrap_or_default().split(':') {
+        let p = Path::new(dir).join("gnugo");
+        if p.is_file() {
+            return p.display().to_string();
+        }
+    }
+    let debian = "/usr/games/gnugo";
+    assert!(
+        Path::new(debian).is_file(),
+        "GNU Go not found: install the Debian package gnugo (scripts/test does)"
+    );
+    debian.to_string()
+}
+
+fn run_match(args: &[&str]) -> Value {
+    let out = Command::new(exe())
+        .args(["go", "match", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stonelab-match-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Checks that no game was lost by an illegal move or failed genmove of stonelab, and that every
+/// game ended by two passes or a resignation.
+fn check_clean(report: &Value, stonelab: &str) {
+    for game in report["games"].as_array().unwrap() {
+        let end = game["end"].as_str().unwrap();
+        assert!(
+            end == "two_passes" || end == "resignation",
+            "game ended by {end}: {game}"
+        );
+    }
+    for t in report["engines"].as_array().unwrap() {
+        if t["engine"] == stonelab {
+            assert_eq!(t["illegal_moves"], 0, "{report}");
+        }
+    }
+}
+
+#[test]
+fn gnugo_peer_on_5x5_and_7x7() {
+    let gnugo = format!("{} --mode gtp --level 1", gnugo());
+    let ours = format!("{} go gtp --threads 1 --move-ms 150", exe());
+    for (size, games) in [("5", "2"), ("7", "1")] {
+        let r = run_match(&[
+            "--black",
+            &ours,
+            "--white",
+            &gnugo,
+            "--size",
+            size,
+            "--komi",
+            "0.5",
+            "--games",
+            games,
+            "--move-ms",
+            "1000",
+        ]);
+        check_clean(&r, "black");
+        assert_eq!(r["referee"], "white", "GNU Go referees");
+        assert_eq!(r["engines"][1]["name"], "GNU Go");
+        let tally = &r["engines"][0];
+        let played = tally["wins"].as_u64().unwrap()
+            + tally["losses"].as_u64().unwrap()
+            + tally["draws"].as_u64().unwrap();
+        assert_eq!(played, games.parse::<u64>().unwrap());
+        // Scored games carry GNU Go's score next to our area count.
+        for game in r["games"].as_array().unwrap() {
+            if game["end"] == "two_passes" {
+                assert!(game["area_score"].is_number(), "{game}");
+                assert_eq!(game["referee"], "white", "{game}");
+            }
+        }
+    }
+}
+
+fn solve_3x3(dir: &Path) -> String {
+    let db = dir.join("3x3.db");
+    let out = Command::new(exe())
+        .args(["go", "solve", "3x3", "--out"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    db.display().to_string()
+}
+
+/// Our engine with the database as Black (game 1 of a match) never ends below the solved value,
+/// +9 minus komi, by our area count; a resignation by White is a win.
+fn check_black_perfect(report: &Value, komi: f64) {
+    let game = &report["games"][0];
+    assert_eq!(game["black"], "black");
+    match game["end"].as_str().unwrap() {
+        "resignation" => assert_eq!(game["winner"], "B", "{game}"),
+        "two_passes" => {
+            let score = game["area_score"].as_f64().unwrap();
+            assert!(score >= 9.0 - komi, "Black scored {score}: {game}");
+        }
+        other => panic!("game ended by {other}: {game}"),
+    }
+}
+
+#[test]
+fn perfect_play_on_3x3_against_gnugo() {
+    let dir = temp_dir("gnugo3");
+    let db = solve_3x3(&dir);
+    let ours = format!("{} go gtp --threads 1 --db {db}", exe());
+    for level in ["1", "10"] {
+        let gnugo = format!("{} --mode gtp --level {level}", gnugo());
+        let r = run_match(&[
+            "--black", &ours, "--white", &gnugo, "--size", "3", "--komi", "0", "--games", "1",
+        ]);
+        check_black_perfect(&r, 0.0);
+        check_clean(&r, "black");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn perfect_play_on_3x3_against_our_search() {
+    let dir = temp_dir("self3");
+    let db = solve_3x3(&dir);
+    let ours = format!("{} go gtp --threads 1 --db {db}", exe());
+    let search = format!("{} go gtp --threads 1 --playouts 3000", exe());
+    for komi in [0.0, 7.5] {
+        let k = komi.to_string();
+        let r = run_match(&[
+            "--black", &ours, "--white", &search, "--size", "3", "--komi", &k, "--games", "2",
+        ]);
+        check_black_perfect(&r, komi);
+        check_clean(&r, "black");
+        check_clean(&r, "white");
+        // No referee other than stonelab: our count decides and nobody disagrees with it.
+        assert_eq!(r["referee"], Value::Null);
+        assert_eq!(r["disagreements"], 0);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_illegal_move_loses_the_game() {
+    let dir = temp_dir("illegal");
+    // A fake engine that always answers A1 to genmove: its second A1 is on an occupied point.
+    let fake = dir.join("fake.sh");
+    std::fs::write(
+        &fake,
+        "while read -r line; do case \"$line\" in\n\
+         name*) printf '= fake\\n\\n';;\n\
+         genmove*) printf '= A1\\n\\n';;\n\
+         known_command*) printf '= false\\n\\n';;\n\
+         quit*) printf '= \\n\\n'; exit 0;;\n\
+         *) printf '= \\n\\n';;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    let fake = format!("sh {}", fake.display());
+    let ours = format!("{} go gtp --threads 1 --playouts 200", exe());
+    let r = run_match(&[
+        "--black", &fake, "--white", &ours, "--size", "5", "--games", "1",
+    ]);
+    let game = &r["games"][0];
+    assert_eq!(game["end"], "illegal_move", "{game}");
+    assert_eq!(game["winner"], "W");
+    assert_eq!(game["result"], "W+Forfeit");
+    assert_eq!(r["engines"][0]["illegal_moves"], 1);
+    assert_eq!(r["engines"][0]["losses"], 1);
+    assert_eq!(r["engines"][1]["wins"], 1);
+    // Text output names the illegal move.
+    let out = Command::new(exe())
+        .args([
+            "go", "match", "--black", &fake, "--white", &ours, "--size", "5",
+        ])
+        .args(["--games", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("black played illegal B A1"), "{text}");
+    assert!(
+        text.contains("elo (black engine minus white engine)"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_match_arguments_are_errors() {
+    for args in [
+        vec!["--size", "1"],
+        vec!["--size", "20"],
+        vec!["--games", "0"],
+    ] {
+        let out = Command::new(exe())
+            .args(["go", "match", "--black", "true", "--white", "true"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    // An engine that is not there.
+    let out = Command::new(exe())
+        .args([
+            "go",
+            "match",
+            "--black",
+            "/nonexistent/engine",
+            "--white",
+            "true",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("stonelab: error: "));
+}
