@@ -68,3 +68,40 @@ impl Spinner {
         }
     }
 }
+
+/// Elo difference and its 95% interval; `None` for an infinite bound.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Elo {
+    /// The score fraction `(W + D/2) / N`.
+    pub score: f64,
+    pub difference: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+impl Elo {
+    /// From wins, draws and losses: `-400 log10(1/p - 1)` with a 95% interval from the Wilson score
+    /// interval of `p`.
+    pub fn of(wins: u32, draws: u32, losses: u32) -> Elo {
+        let n = f64::from(wins + losses + draws);
+        let p = (f64::from(wins) + f64::from(draws) / 2.0) / n;
+        let z = 1.96f64;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        Elo {
+            score: p,
+            difference: elo(p),
+            low: elo(centre - half),
+            high: elo(centre + half),
+        }
+    }
+}
+
+fn elo(p: f64) -> Option<f64> {
+    (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10())
+}
+
+/// An Elo figure with a sign, or `infinite` for an unbounded one.
+pub fn fmt_elo(e: Option<f64>, infinite: &str) -> String {
+    e.map_or(infinite.to_string(), |v| format!("{v:+.0}"))
+}

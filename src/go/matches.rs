@@ -21,7 +21,7 @@ use stonelab_go::score::format_score;
 use stonelab_go::vertex::{format_move, parse_vertex};
 use stonelab_go::{Board, Color, Geometry, Move, Rules};
 
-use crate::common::Format;
+use crate::common::{fmt_elo, Elo, Format};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -225,7 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for e in engines {
         e.quit();
     }
-    let elo = Elo::of(&tallies[0]);
+    let elo = Elo::of(tallies[0].wins, tallies[0].draws, tallies[0].losses);
     let disagreements = games.iter().filter(|g| g.disagreement).count();
     match args.format {
         Format::Json => crate::common::print_json(&serde_json::json!({
@@ -421,39 +421,6 @@ fn print_game(game: &Game) {
     println!("{line}");
 }
 
-/// Elo difference and its 95% interval; `None` for an infinite bound.
-#[derive(Clone, Copy, Debug, Serialize)]
-struct Elo {
-    score: f64,
-    difference: Option<f64>,
-    low: Option<f64>,
-    high: Option<f64>,
-}
-
-impl Elo {
-    fn of(t: &Tally) -> Elo {
-        let n = f64::from(t.wins + t.losses + t.draws);
-        let p = (f64::from(t.wins) + f64::from(t.draws) / 2.0) / n;
-        let z = 1.96f64;
-        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-        Elo {
-            score: p,
-            difference: elo(p),
-            low: elo(centre - half),
-            high: elo(centre + half),
-        }
-    }
-}
-
-fn elo(p: f64) -> Option<f64> {
-    (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10())
-}
-
-fn fmt_elo(e: Option<f64>, infinite: &str) -> String {
-    e.map_or(infinite.to_string(), |v| format!("{v:+.0}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -469,14 +436,14 @@ mod tests {
             losses: 5,
             ..Tally::default()
         };
-        let e = Elo::of(&t);
+        let e = Elo::of(t.wins, t.draws, t.losses);
         assert_eq!(e.difference, Some(0.0));
         assert!(e.low.unwrap() < -100.0 && e.high.unwrap() > 100.0);
         let t = Tally {
             wins: 4,
             ..Tally::default()
         };
-        let e = Elo::of(&t);
+        let e = Elo::of(t.wins, t.draws, t.losses);
         assert_eq!(e.difference, None);
         assert!(e.low.unwrap() > 0.0 && e.high.is_none());
     }

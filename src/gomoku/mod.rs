@@ -4,6 +4,8 @@ use clap::Subcommand;
 
 mod bench;
 mod lut;
+mod matches;
+mod pbrain_cli;
 mod solve;
 mod threats;
 
@@ -40,6 +42,13 @@ pub enum Command {
     Bench(bench::Args),
     /// Threat-space search (VCF or VCT) for a win of one side
     Solve(solve::Args),
+    /// The engine as a Gomocup brain on stdin/stdout (the same as the `pbrain-stonelab` program)
+    ///
+    /// Speaks the Piskvork manager protocol: START, BEGIN, TURN, BOARD/DONE, INFO, END, ABOUT,
+    /// RESTART, TAKEBACK, RECTSTART (square sizes only) and PLAY; anything else gets UNKNOWN.
+    Pbrain(pbrain_cli::Args),
+    /// A match between two Gomocup (pbrain) engines, with adjudication and an Elo estimate
+    Match(matches::Args),
 }
 
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -48,5 +57,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Lut(args) => lut::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Pbrain(args) => Ok(pbrain_cli::run(&args)?),
+        Command::Match(args) => matches::run(args),
     }
 }

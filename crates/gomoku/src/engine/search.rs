@@ -1,0 +1,619 @@
+//! Move choice: threat-space search first, alpha-beta after.
+//!
+//! At the root, in order: a five; a block of the opponent's five; a straight four; the engine's own
+//! VCF, then VCT ([`crate::tss::solve`]); then, when the opponent would have a VCF or VCT if it were
+//! to move, only the moves after which the solver finds no such win (the defender's view). What is
+//! left goes to iterative-deepening principal-variation alpha-beta with a Zobrist transposition
+//! table. Inside the tree, fives, forced blocks and straight fours are scored as wins and losses at
+//! once, and a side facing an open three only tries counter-fours and the squares that stop it.
+//!
+//! With a node budget and no time limit everything is deterministic: the same position and budget
+//! give the same move and node count.
+
+use std::time::{Duration, Instant};
+
+use crate::engine::position::Position;
+use crate::tss::{self, Limits, Mode, Proof};
+use crate::{Bitboard, Color, Point, Rule};
+
+/// A score meaning "wins"; `MATE - n` wins in `n` plies.
+pub const MATE: i32 = 1_000_000;
+/// Scores beyond this are wins or losses.
+const MATE_BOUND: i32 = MATE - 1000;
+/// The most moves tried at a node that is not the root (best first).
+const BREADTH: usize = 24;
+/// The deepest iteration.
+const MAX_DEPTH: i32 = 64;
+
+/// How much the engine may think about one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall-clock time (None: no limit).
+    pub time: Option<Duration>,
+    /// Nodes in all, threat-space search included (None: no limit).
+    pub nodes: Option<u64>,
+}
+
+impl Budget {
+    /// A deterministic budget of `nodes`.
+    #[must_use]
+    pub const fn nodes(nodes: u64) -> Budget {
+        Budget {
+            time: None,
+            nodes: Some(nodes),
+        }
+    }
+
+    /// A budget of wall-clock time.
+    #[must_use]
+    pub const fn time(time: Duration) -> Budget {
+        Budget {
+            time: Some(time),
+            nodes: None,
+        }
+    }
+
+    /// A share of this budget (`num / den` of the nodes and time).
+    fn share(&self, num: u32, den: u32) -> Budget {
+        Budget {
+            time: self.time.map(|t| t * num / den),
+            nodes: self
+                .nodes
+                .map(|n| (n * u64::from(num) / u64::from(den)).max(1)),
+        }
+    }
+
+    fn tss_limits(&self, mode: Mode) -> Limits {
+        let mut limits = Limits::for_mode(mode);
+        limits.time = self.time;
+        limits.nodes = self.nodes.unwrap_or(u64::MAX).min(limits.nodes);
+        limits
+    }
+}
+
+/// Why the engine chose its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The first move of the game.
+    Opening,
+    /// The move completes a five.
+    Five,
+    /// The move blocks the opponent's five.
+    Block,
+    /// The move makes a straight four or a double four: a win next move.
+    OpenFour,
+    /// The first move of a VCF.
+    Vcf,
+    /// The first move of a VCT.
+    Vct,
+    /// Alpha-beta among the moves that stop the opponent's threat sequences.
+    Defend,
+    /// Alpha-beta over the candidate moves.
+    Search,
+}
+
+impl Reason {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reason::Opening => "opening",
+            Reason::Five => "five",
+            Reason::Block => "block",
+            Reason::OpenFour => "open_four",
+            Reason::Vcf => "vcf",
+            Reason::Vct => "vct",
+            Reason::Defend => "defend",
+            Reason::Search => "search",
+        }
+    }
+}
+
+/// The engine's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub best: Point,
+    pub reason: Reason,
+    /// The alpha-beta score (from the mover's side), when alpha-beta chose the move.
+    pub score: Option<i32>,
+    /// The deepest completed alpha-beta iteration.
+    pub depth: u32,
+    /// Nodes searched in all (threat-space and alpha-beta).
+    pub nodes: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    best: u16,
+    depth: i8,
+    bound: Bound,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    None,
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// The Gomoku engine: a position, a transposition table and the search state.
+#[derive(Debug)]
+pub struct Engine {
+    pos: Position,
+    table: Vec<Entry>,
+    history: Vec<[u32; 2]>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+/// Bytes of one transposition-table entry.
+pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+
+impl Engine {
+    /// An engine with an empty board and a transposition table of about `table_bytes` (rounded down
+    /// to a power of two entries, at least 1024).
+    #[must_use]
+    pub fn new(size: usize, rule: Rule, table_bytes: usize) -> Engine {
+        let entries = (table_bytes / ENTRY_BYTES).max(1024);
+        let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
+        Engine {
+            pos: Position::new(size, rule),
+            table: vec![Entry::default(); entries],
+            history: vec![[0; 2]; size * size],
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+        }
+    }
+
+    /// The transposition table's size in bytes.
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.table.len() * ENTRY_BYTES
+    }
+
+    /// The position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Plays `c` on `p` (which must be empty and on the board).
+    pub fn make(&mut self, p: Point, c: Color) {
+        self.pos.make(p, c);
+    }
+
+    /// Takes back the last move.
+    pub fn unmake(&mut self) {
+        self.pos.unmake();
+    }
+
+    /// Clears the transposition table and the history (a new game).
+    pub fn clear_tables(&mut self) {
+        self.table.fill(Entry::default());
+        self.history.fill([0; 2]);
+    }
+
+    /// Chooses a move for `me` within `budget`. The board must have an empty cell and no five.
+    pub fn think(&mut self, me: Color, budget: Budget) -> Decision {
+        let start = Instant::now();
+        self.nodes = 0;
+        let n = self.pos.size();
+        let decide = |best, reason, nodes| Decision {
+            best,
+            reason,
+            score: None,
+            depth: 0,
+            nodes,
+        };
+        if self.pos.stone_count() == 0 {
+            let c = (n / 2) as u8;
+            return decide(Point::new(c, c), Reason::Opening, 0);
+        }
+        let o = !me;
+        if let Some(p) = first(self.pos.threats(me).five) {
+            return decide(p, Reason::Five, 0);
+        }
+        if let Some(p) = first(self.pos.threats(o).five) {
+            return decide(p, Reason::Block, 0);
+        }
+        if let Some(p) = first(self.pos.threats(me).open_four) {
+            return decide(p, Reason::OpenFour, 0);
+        }
+        let mut tss_nodes = 0;
+        // Own wins first: VCF, then VCT.
+        for (mode, share, reason) in [(Mode::Vcf, 10, Reason::Vcf), (Mode::Vct, 15, Reason::Vct)] {
+            let out = tss::solve(
+                self.pos.board(),
+                me,
+                mode,
+                &budget.share(share, 100).tss_limits(mode),
+            );
+            tss_nodes += out.nodes;
+            if let Some(proof) = out.proof {
+                return decide(proof.line()[0], reason, tss_nodes);
+            }
+        }
+        // The opponent's threat, as if it were to move.
+        let mut threat = None;
+        for mode in [Mode::Vcf, Mode::Vct] {
+            let out = tss::solve(
+                self.pos.board(),
+                o,
+                mode,
+                &budget.share(8, 100).tss_limits(mode),
+            );
+            tss_nodes += out.nodes;
+            if let Some(proof) = out.proof {
+                threat = Some((mode, proof));
+                break;
+            }
+        }
+        let mut reason = Reason::Search;
+        let mut roots = self.candidates(me, true);
+        if let Some((mode, proof)) = threat {
+            let (safe, used) =
+                self.defences(me, mode, &proof, &roots, budget.share(20, 100), start);
+            tss_nodes += used;
+            if !safe.is_empty() {
+                roots = safe;
+                reason = Reason::Defend;
+            }
+        }
+        if roots.len() == 1 {
+            return decide(roots[0], reason, tss_nodes);
+        }
+        // Alpha-beta gets whatever is left.
+        let left = Budget {
+            time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+            nodes: budget.nodes.map(|b| b.saturating_sub(tss_nodes).max(1)),
+        };
+        let (best, score, depth) = self.iterate(me, roots, left);
+        Decision {
+            best,
+            reason,
+            score: Some(score),
+            depth,
+            nodes: tss_nodes + self.nodes,
+        }
+    }
+
+    /// The moves among `roots` after which the threat solver finds no win for the opponent (in
+    /// `mode` and, for a VCT threat, VCF as well), trying first the squares the threat uses.
+    fn defences(
+        &mut self,
+        me: Color,
+        mode: Mode,
+        proof: &Proof,
+        roots: &[Point],
+        budget: Budget,
+        start: Instant,
+    ) -> (Vec<Point>, u64) {
+        let o = !me;
+        let mut relevant = Bitboard::EMPTY;
+        let mut stack = vec![proof];
+        while let Some(node) = stack.pop() {
+            match node {
+                Proof::Five(p) => relevant |= tss::influence(self.pos.board(), *p),
+                Proof::Threat { attack, replies } => {
+                    relevant |= tss::influence(self.pos.board(), *attack);
+                    for (reply, next) in replies {
+                        relevant.insert(*reply);
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+        let mine = self.pos.threats(me);
+        relevant |= mine.four;
+        relevant |= mine.three;
+        let tries: Vec<Point> = roots
+            .iter()
+            .copied()
+            .filter(|&p| relevant.contains(p))
+            .collect();
+        let per = budget.share(1, tries.len().max(1) as u32);
+        let deadline = budget.time.map(|t| start + t);
+        let mut used = 0;
+        let mut safe = Vec::new();
+        let mut unchecked = Vec::new();
+        for p in tries {
+            if deadline.is_some_and(|d| Instant::now() >= d)
+                || budget.nodes.is_some_and(|b| used >= b)
+            {
+                unchecked.push(p);
+                continue;
+            }
+            self.pos.make(p, me);
+            let mut refuted = false;
+            let modes: &[Mode] = if mode == Mode::Vct {
+                &[Mode::Vcf, Mode::Vct]
+            } else {
+                &[Mode::Vcf]
+            };
+            for &m in modes {
+                let out = tss::solve(self.pos.board(), o, m, &per.tss_limits(m));
+                used += out.nodes;
+                if out.proof.is_some() {
+                    refuted = true;
+                    break;
+                }
+            }
+            self.pos.unmake();
+            if !refuted {
+                safe.push(p);
+            }
+        }
+        if safe.is_empty() {
+            safe = unchecked;
+        }
+        (safe, used)
+    }
+
+    /// Iterative deepening over `roots` (ordered, best first). Returns the best move, its score and
+    /// the deepest completed depth.
+    fn iterate(&mut self, me: Color, mut roots: Vec<Point>, budget: Budget) -> (Point, i32, u32) {
+        self.node_limit = budget.nodes.unwrap_or(u64::MAX).saturating_add(self.nodes);
+        self.deadline = budget.time.map(|t| Instant::now() + t);
+        self.stopped = false;
+        let mut best = (roots[0], 0, 0);
+        let max_depth = MAX_DEPTH.min(self.empty_count() as i32);
+        for depth in 1..=max_depth {
+            let mut alpha = -MATE - 1;
+            let beta = MATE + 1;
+            let mut scored = Vec::with_capacity(roots.len());
+            for (k, &p) in roots.iter().enumerate() {
+                self.pos.make(p, me);
+                let score = if k == 0 {
+                    -self.search(depth - 1, -beta, -alpha, 1, !me)
+                } else {
+                    let mut s = -self.search(depth - 1, -alpha - 1, -alpha, 1, !me);
+                    if s > alpha && !self.stopped {
+                        s = -self.search(depth - 1, -beta, -alpha, 1, !me);
+                    }
+                    s
+                };
+                self.pos.unmake();
+                if self.stopped {
+                    break;
+                }
+                scored.push((score, k, p));
+                if score > alpha {
+                    alpha = score;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            // Stable sort: ties keep the previous order, so the result is deterministic.
+            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            roots = scored.iter().map(|&(_, _, p)| p).collect();
+            best = (scored[0].2, scored[0].0, depth as u32);
+            if scored[0].0.abs() >= MATE_BOUND {
+                break;
+            }
+        }
+        best
+    }
+
+    fn empty_count(&self) -> usize {
+        let n = self.pos.size();
+        n * n - self.pos.stone_count()
+    }
+
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// Negamax with alpha-beta; `s` is to move.
+    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: i32, s: Color) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let o = !s;
+        if !self.pos.threats(s).five.is_empty() {
+            return MATE - ply - 1;
+        }
+        let their_fives = self.pos.threats(o).five;
+        let forced = first(their_fives);
+        if let Some(p) = forced {
+            if their_fives.count() >= 2 {
+                return -(MATE - ply - 2);
+            }
+            if self.empty_count() == 1 {
+                return 0;
+            }
+            // A forced block costs no depth.
+            self.pos.make(p, s);
+            let score = -self.search(depth, -beta, -alpha, ply + 1, o);
+            self.pos.unmake();
+            return score;
+        }
+        if !self.pos.threats(s).open_four.is_empty() {
+            return MATE - ply - 3;
+        }
+        if self.empty_count() == 0 {
+            return 0;
+        }
+        if depth <= 0 || ply >= 2 * MAX_DEPTH {
+            return self.pos.evaluate(s);
+        }
+        let key = self.pos.hash() ^ (s as u64);
+        let slot = (key as usize) & (self.table.len() - 1);
+        let entry = self.table[slot];
+        let mut hint = None;
+        if entry.key == key && entry.bound != Bound::None {
+            hint = Some(self.point(entry.best));
+            if i32::from(entry.depth) >= depth {
+                let score = from_table(entry.score, ply);
+                match entry.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        let mut moves = self.candidates(s, false);
+        if let Some(h) = hint {
+            if let Some(i) = moves.iter().position(|&m| m == h) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+        if moves.is_empty() {
+            return self.pos.evaluate(s);
+        }
+        let alpha0 = alpha;
+        let mut best = -MATE - 1;
+        let mut best_move = moves[0];
+        for (k, &p) in moves.iter().enumerate() {
+            self.pos.make(p, s);
+            let score = if k == 0 {
+                -self.search(depth - 1, -beta, -alpha, ply + 1, o)
+            } else {
+                let mut v = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, o);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, o);
+                }
+                v
+            };
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = p;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let i = self.cell(p);
+                self.history[i][s.index()] += (depth * depth) as u32;
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if entry.key != key || i32::from(entry.depth) <= depth {
+            self.table[slot] = Entry {
+                key,
+                score: to_table(best, ply),
+                best: self.cell(best_move) as u16,
+                depth: depth as i8,
+                bound,
+            };
+        }
+        best
+    }
+
+    #[inline]
+    fn cell(&self, p: Point) -> usize {
+        p.y as usize * self.pos.size() + p.x as usize
+    }
+
+    #[inline]
+    fn point(&self, i: u16) -> Point {
+        let n = self.pos.size() as u16;
+        Point::new((i % n) as u8, (i / n) as u8)
+    }
+
+    /// The moves worth trying for `s`, best first. Facing an open three (the opponent has a
+    /// straight-four move), only counter-fours and the squares that stop it. Away from the root, at
+    /// most [`BREADTH`] moves.
+    fn candidates(&self, s: Color, root: bool) -> Vec<Point> {
+        let o = !s;
+        let n = self.pos.size();
+        let theirs = self.pos.threats(o);
+        let restrict = if theirs.open_four.is_empty() {
+            None
+        } else {
+            Some(theirs.open_four | theirs.four | self.pos.threats(s).four)
+        };
+        let mut scored: Vec<(i64, usize, Point)> = Vec::with_capacity(64);
+        for y in 0..n as u8 {
+            for x in 0..n as u8 {
+                let p = Point::new(x, y);
+                if self.pos.stone(p).is_some() {
+                    continue;
+                }
+                match restrict {
+                    Some(r) if !r.contains(p) => continue,
+                    None if !self.pos.is_near(p) => continue,
+                    _ => {}
+                }
+                let i = self.cell(p);
+                let score = i64::from(self.pos.value(p, s)) * 6
+                    + i64::from(self.pos.value(p, o)) * 5
+                    + i64::from(self.history[i][s.index()].min(1 << 20) >> 4);
+                scored.push((score, i, p));
+            }
+        }
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        if !root {
+            scored.truncate(BREADTH);
+        }
+        if scored.is_empty() && root {
+            // No stone nearby (or nothing left to restrict to): every empty cell.
+            for y in 0..n as u8 {
+                for x in 0..n as u8 {
+                    let p = Point::new(x, y);
+                    if self.pos.stone(p).is_none() {
+                        scored.push((0, self.cell(p), p));
+                    }
+                }
+            }
+        }
+        scored.into_iter().map(|(_, _, p)| p).collect()
+    }
+}
+
+/// The first point of a set (lowest `y`, then `x`).
+#[inline]
+fn first(set: Bitboard) -> Option<Point> {
+    set.iter().next()
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_table(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}

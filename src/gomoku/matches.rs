@@ -1,0 +1,571 @@
+//! `stonelab gomoku match`: a match between two Gomocup (pbrain) engines.
+//!
+//! Every game starts both engines afresh (`sh -c CMD`), sends `START`, the `INFO` keys
+//! (timeout_turn, timeout_match 0, max_memory, rule, game_type) and plays. Each opening (a list of
+//! stones, Black first) is played twice, the engines swapping colours; without `--openings` every
+//! game starts from the empty board and the colours alternate. An engine sees the stones it has not
+//! been told of as a `BOARD` block the first time it moves (or `BEGIN` on an empty board), then
+//! `TURN x,y` with the opponent's last move.
+//!
+//! Adjudication: a move that completes a five (freestyle: five or more; standard: exactly five) wins;
+//! an occupied, off-board or unreadable move, an `ERROR` or `UNKNOWN` answer, a dead engine, or no
+//! answer within the move time plus a grace of max(1 s, the move time) loses; a full board is a draw.
+//! The Elo difference (engine A's view) is `-400 log10(1/p - 1)` for the score fraction `p`, with a
+//! 95% interval from the Wilson score interval of `p`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use serde::Serialize;
+use stonelab_gomoku::engine::Position;
+use stonelab_gomoku::{Color, Point, Rule, MAX_SIZE, MIN_SIZE};
+
+use super::RuleArg;
+use crate::common::{fmt_elo, print_json, Elo, Format};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Command line of engine A (run by `sh -c`; `{game}` in it becomes the game number, e.g. for a
+    /// seed)
+    #[arg(long)]
+    pub a: String,
+    /// Command line of engine B
+    #[arg(long)]
+    pub b: String,
+    /// Games to play (each opening twice, colours swapped)
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Board size (5..20)
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+    /// Winning rule
+    #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
+    pub rule: RuleArg,
+    /// Milliseconds per move, sent as INFO timeout_turn
+    #[arg(long = "turn-ms", default_value_t = 1000, value_name = "T")]
+    pub turn_ms: u64,
+    /// Openings, one per line: stones as `x,y` (0-based from the top left) or `h8` (column letter,
+    /// row number from 1 at the bottom), Black first, alternating; `#` starts a comment
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Bytes of memory each engine may use, sent as INFO max_memory (0: no limit)
+    #[arg(long = "max-memory", default_value_t = 350 << 20)]
+    pub max_memory: u64,
+    /// Games played at once
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Which engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Side {
+    A,
+    B,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum End {
+    Five,
+    BoardFull,
+    IllegalMove,
+    Timeout,
+    EngineError,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Game {
+    number: u32,
+    opening: usize,
+    /// The engine that played Black (first).
+    black: Side,
+    /// The winner, or None for a draw.
+    winner: Option<Side>,
+    end: End,
+    /// Every stone in order, the opening's included: `[x, y]`.
+    moves: Vec<[u8; 2]>,
+    /// Stones of the opening at the start of `moves`.
+    opening_stones: usize,
+    note: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Summary {
+    a: String,
+    b: String,
+    size: usize,
+    rule: &'static str,
+    turn_ms: u64,
+    games: Vec<Game>,
+    /// Engine A's wins, draws and losses.
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// A's wins and losses as Black.
+    wins_as_black: u32,
+    losses_as_black: u32,
+    illegal_moves: u32,
+    timeouts: u32,
+    elo: Elo,
+}
+
+/// A pbrain engine in a child process, its output read by a thread.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Whether the engine has been told of every stone so far.
+    synced: bool,
+}
+
+/// What an engine answered to a move request.
+enum Answer {
+    Move(Point),
+    Bad(End, String),
+}
+
+impl Engine {
+    fn spawn(command: &str) -> anyhow::Result<Engine> {
+        let mut child = Process::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start engine '{command}'"))?;
+        let stdin = child.stdin.take().context("engine stdin")?;
+        let stdout = child.stdout.take().context("engine stdout")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Engine {
+            child,
+            stdin,
+            lines: rx,
+            synced: false,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> bool {
+        writeln!(self.stdin, "{line}\r").is_ok() && self.stdin.flush().is_ok()
+    }
+
+    /// The next line that is not MESSAGE, DEBUG or SUGGEST, within `limit`.
+    fn answer_line(&mut self, limit: Duration) -> Result<String, (End, String)> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let line = line.trim().to_string();
+                    let word = line.split_whitespace().next().unwrap_or("");
+                    if line.is_empty()
+                        || ["MESSAGE", "DEBUG", "SUGGEST"]
+                            .iter()
+                            .any(|w| word.eq_ignore_ascii_case(w))
+                    {
+                        continue;
+                    }
+                    return Ok(line);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err((
+                        End::Timeout,
+                        format!("no answer in {} ms", limit.as_millis()),
+                    ))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err((End::EngineError, "the engine closed its output".into()))
+                }
+            }
+        }
+    }
+
+    /// Sends a request and reads the move it answers.
+    fn request(&mut self, lines: &[String], limit: Duration, size: usize) -> Answer {
+        for l in lines {
+            if !self.send(l) {
+                return Answer::Bad(End::EngineError, "the engine closed its input".into());
+            }
+        }
+        let line = match self.answer_line(limit) {
+            Ok(l) => l,
+            Err((end, why)) => return Answer::Bad(end, why),
+        };
+        let upper = line.to_ascii_uppercase();
+        if upper.starts_with("ERROR") || upper.starts_with("UNKNOWN") {
+            return Answer::Bad(End::EngineError, format!("answered '{line}'"));
+        }
+        let parsed = line.split_once(',').and_then(|(x, y)| {
+            Some((
+                x.trim().parse::<usize>().ok()?,
+                y.trim().parse::<usize>().ok()?,
+            ))
+        });
+        match parsed {
+            Some((x, y)) if x < size && y < size => Answer::Move(Point::new(x as u8, y as u8)),
+            Some((x, y)) => Answer::Bad(End::IllegalMove, format!("{x},{y} is off the board")),
+            None => Answer::Bad(End::IllegalMove, format!("unreadable move '{line}'")),
+        }
+    }
+
+    /// `END`, then a kill if the engine has not left within a second.
+    fn finish(mut self) {
+        self.send("END");
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads an openings file.
+fn read_openings(path: &str, size: usize) -> anyhow::Result<Vec<Vec<Point>>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read openings '{path}'"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut stones: Vec<Point> = Vec::new();
+        for token in line.split([' ', '\t', ';']).filter(|t| !t.is_empty()) {
+            let p = parse_stone(token, size)
+                .with_context(|| format!("{path}:{}: bad stone '{token}'", i + 1))?;
+            if stones.contains(&p) {
+                bail!("{path}:{}: stone '{token}' given twice", i + 1);
+            }
+            stones.push(p);
+        }
+        if stones.len() >= size * size {
+            bail!("{path}:{}: the opening fills the board", i + 1);
+        }
+        out.push(stones);
+    }
+    if out.is_empty() {
+        bail!("{path}: no opening in the file");
+    }
+    Ok(out)
+}
+
+/// `x,y` (0-based, top left) or `h8` (column letter, row from 1 at the bottom).
+fn parse_stone(token: &str, size: usize) -> anyhow::Result<Point> {
+    let (x, y) = if let Some((x, y)) = token.split_once(',') {
+        (x.trim().parse::<usize>()?, y.trim().parse::<usize>()?)
+    } else {
+        let mut chars = token.chars();
+        let letter = chars.next().context("empty stone")?.to_ascii_lowercase();
+        if !letter.is_ascii_lowercase() {
+            bail!("expected a column letter");
+        }
+        let row: usize = chars.as_str().parse()?;
+        if row == 0 || row > size {
+            bail!("row {row} is off the board");
+        }
+        ((letter as u8 - b'a') as usize, size - row)
+    };
+    if x >= size || y >= size {
+        bail!("off the {size}x{size} board");
+    }
+    Ok(Point::new(x as u8, y as u8))
+}
+
+struct Setup<'a> {
+    args: &'a Args,
+    rule: Rule,
+    openings: Vec<Vec<Point>>,
+}
+
+fn play_game(setup: &Setup, number: u32) -> anyhow::Result<Game> {
+    let args = setup.args;
+    let n = args.size;
+    let index = (number as usize - 1) / 2 % setup.openings.len();
+    let opening = &setup.openings[index];
+    let black = if number % 2 == 1 { Side::A } else { Side::B };
+    let command = |c: &str| c.replace("{game}", &number.to_string());
+    let mut engines = [
+        Engine::spawn(&command(&args.a))?,
+        Engine::spawn(&command(&args.b))?,
+    ];
+    let slot = |side: Side| if side == Side::A { 0 } else { 1 };
+    let limit = Duration::from_millis(args.turn_ms + args.turn_ms.max(1000));
+    let rule_bits = if setup.rule == Rule::Standard { 1 } else { 0 };
+    let mut game = Game {
+        number,
+        opening: index,
+        black,
+        winner: None,
+        end: End::BoardFull,
+        moves: opening.iter().map(|p| [p.x, p.y]).collect(),
+        opening_stones: opening.len(),
+        note: None,
+    };
+    let other = |s: Side| if s == Side::A { Side::B } else { Side::A };
+    // START and INFO; an engine that refuses loses before the first move.
+    for side in [Side::A, Side::B] {
+        let e = &mut engines[slot(side)];
+        let ok = e.send(&format!("START {n}"))
+            && match e.answer_line(Duration::from_secs(30)) {
+                Ok(l) if l.eq_ignore_ascii_case("OK") => true,
+                Ok(l) => {
+                    game.note = Some(format!("engine {side:?} answered START with '{l}'"));
+                    false
+                }
+                Err((_, why)) => {
+                    game.note = Some(format!("engine {side:?}: START: {why}"));
+                    false
+                }
+            };
+        if !ok {
+            game.winner = Some(other(side));
+            game.end = End::EngineError;
+            for e in engines {
+                e.finish();
+            }
+            return Ok(game);
+        }
+        for info in [
+            format!("INFO timeout_turn {}", args.turn_ms),
+            "INFO timeout_match 0".to_string(),
+            format!("INFO max_memory {}", args.max_memory),
+            format!("INFO rule {rule_bits}"),
+            "INFO game_type 1".to_string(),
+        ] {
+            e.send(&info);
+        }
+    }
+    let mut pos = Position::new(n, setup.rule);
+    let mut colour = Color::Black;
+    for &p in opening {
+        pos.make(p, colour);
+        colour = !colour;
+    }
+    let colour_of = |side: Side| {
+        if side == black {
+            Color::Black
+        } else {
+            Color::White
+        }
+    };
+    let mut to_move = if colour == Color::Black {
+        black
+    } else {
+        other(black)
+    };
+    loop {
+        if pos.stone_count() == n * n {
+            game.end = End::BoardFull;
+            break;
+        }
+        let me = colour_of(to_move);
+        let e = &mut engines[slot(to_move)];
+        let request: Vec<String> = if e.synced {
+            let (p, _) = *pos.moves().last().expect("a synced engine has seen a move");
+            vec![format!("TURN {},{}", p.x, p.y)]
+        } else if pos.stone_count() == 0 {
+            vec!["BEGIN".to_string()]
+        } else {
+            let mut lines = vec!["BOARD".to_string()];
+            for &(p, c) in pos.moves() {
+                lines.push(format!("{},{},{}", p.x, p.y, if c == me { 1 } else { 2 }));
+            }
+            lines.push("DONE".to_string());
+            lines
+        };
+        e.synced = true;
+        match e.request(&request, limit, n) {
+            Answer::Move(p) if pos.stone(p).is_none() => {
+                let five = pos.makes_five(p, me);
+                pos.make(p, me);
+                game.moves.push([p.x, p.y]);
+                if five {
+                    game.winner = Some(to_move);
+                    game.end = End::Five;
+                    break;
+                }
+            }
+            Answer::Move(p) => {
+                game.winner = Some(other(to_move));
+                game.end = End::IllegalMove;
+                game.note = Some(format!(
+                    "engine {to_move:?} played occupied {},{}",
+                    p.x, p.y
+                ));
+                break;
+            }
+            Answer::Bad(end, why) => {
+                game.winner = Some(other(to_move));
+                game.end = end;
+                game.note = Some(format!("engine {to_move:?}: {why}"));
+                break;
+            }
+        }
+        to_move = other(to_move);
+    }
+    for e in engines {
+        e.finish();
+    }
+    Ok(game)
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&args.size) {
+        bail!(
+            "unsupported size {}: boards from {MIN_SIZE} to {MAX_SIZE}",
+            args.size
+        );
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let openings = match &args.openings {
+        Some(path) => read_openings(path, args.size)?,
+        None => vec![Vec::new()],
+    };
+    let setup = Setup {
+        args: &args,
+        rule: args.rule.into(),
+        openings,
+    };
+    let bar = progress(args.games);
+    let next = AtomicUsize::new(1);
+    let results: Mutex<Vec<anyhow::Result<Game>>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.clamp(1, args.games as usize) {
+            scope.spawn(|| loop {
+                let number = next.fetch_add(1, Ordering::Relaxed) as u32;
+                if number > args.games {
+                    break;
+                }
+                let game = play_game(&setup, number);
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+                results.lock().expect("no poisoned lock").push(game);
+            });
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let mut games = Vec::new();
+    for g in results.into_inner().expect("no poisoned lock") {
+        games.push(g?);
+    }
+    games.sort_by_key(|g| g.number);
+    let count = |f: &dyn Fn(&Game) -> bool| games.iter().filter(|g| f(g)).count() as u32;
+    let wins = count(&|g| g.winner == Some(Side::A));
+    let losses = count(&|g| g.winner == Some(Side::B));
+    let draws = count(&|g| g.winner.is_none());
+    let summary = Summary {
+        a: args.a.clone(),
+        b: args.b.clone(),
+        size: args.size,
+        rule: setup.rule.name(),
+        turn_ms: args.turn_ms,
+        wins,
+        draws,
+        losses,
+        wins_as_black: count(&|g| g.black == Side::A && g.winner == Some(Side::A)),
+        losses_as_black: count(&|g| g.black == Side::A && g.winner == Some(Side::B)),
+        illegal_moves: count(&|g| g.end == End::IllegalMove),
+        timeouts: count(&|g| g.end == End::Timeout),
+        elo: Elo::of(wins, draws, losses),
+        games,
+    };
+    match args.format {
+        Format::Json => print_json(&summary),
+        Format::Text => {
+            for g in &summary.games {
+                let winner = match g.winner {
+                    Some(Side::A) => "A wins",
+                    Some(Side::B) => "B wins",
+                    None => "draw",
+                };
+                let note = g
+                    .note
+                    .as_deref()
+                    .map_or(String::new(), |n| format!(" ({n})"));
+                println!(
+                    "game {:>3}: A plays {}, {winner} by {:?} after {} stones{note}",
+                    g.number,
+                    if g.black == Side::A { "black" } else { "white" },
+                    g.end,
+                    g.moves.len()
+                );
+            }
+            let e = &summary.elo;
+            println!(
+                "A: {}\nB: {}\n{}x{} {}, {} ms a move: A {} wins, {} draws, {} losses (score {:.3}); Elo A-B {} [{}, {}] (95%)",
+                summary.a,
+                summary.b,
+                summary.size,
+                summary.size,
+                summary.rule,
+                summary.turn_ms,
+                summary.wins,
+                summary.draws,
+                summary.losses,
+                e.score,
+                fmt_elo(e.difference, if e.score > 0.5 { "+inf" } else { "-inf" }),
+                fmt_elo(e.low, "-inf"),
+                fmt_elo(e.high, "+inf"),
+            );
+            Ok(())
+        }
+    }
+}
+
+fn progress(games: u32) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(u64::from(games));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {elapsed} ({eta} left)",
+        )
+        .ok()?,
+    );
+    Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stones_parse_in_both_notations() {
+        assert_eq!(parse_stone("7,7", 15).unwrap(), Point::new(7, 7));
+        assert_eq!(parse_stone("h8", 15).unwrap(), Point::new(7, 7));
+        assert_eq!(parse_stone("a1", 15).unwrap(), Point::new(0, 14));
+        assert!(parse_stone("p1", 15).is_err());
+        assert!(parse_stone("15,0", 15).is_err());
+        assert!(parse_stone("a0", 15).is_err());
+        assert!(parse_stone("x", 15).is_err());
+    }
+}

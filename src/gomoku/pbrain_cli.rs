@@ -1,0 +1,52 @@
+//! The command line of the Gomocup brain, shared by `pbrain-stonelab` and `stonelab gomoku pbrain`.
+
+use stonelab_gomoku::pbrain::{Brain, Options, Player};
+
+/// Who chooses the brain's moves.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlayerArg {
+    /// Threat-space search, then principal-variation alpha-beta.
+    #[default]
+    Engine,
+    /// A uniformly random empty cell (a baseline).
+    Random,
+    /// One ply: a five, else a block, else the best static evaluation (a baseline).
+    Greedy,
+}
+
+#[derive(clap::Args, Debug, Default)]
+pub struct Args {
+    /// Who chooses the moves
+    #[arg(long, value_enum, default_value_t = PlayerArg::Engine)]
+    pub player: PlayerArg,
+    /// Seed of the random and greedy players
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Search a fixed number of nodes per move instead of following the clock (deterministic)
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Transposition-table size in MiB when the manager sets no max_memory
+    #[arg(long = "tt-mib", default_value_t = 64, value_name = "MIB")]
+    pub tt_mib: usize,
+    /// Print no MESSAGE lines
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Speaks the protocol on standard input and output until `END` or the end of input.
+pub fn run(args: &Args) -> std::io::Result<()> {
+    let player = match args.player {
+        PlayerArg::Engine => Player::Engine,
+        PlayerArg::Random => Player::Random(args.seed),
+        PlayerArg::Greedy => Player::Greedy(args.seed),
+    };
+    let options = Options {
+        player,
+        nodes: args.nodes,
+        table_bytes: args.tt_mib.max(1) << 20,
+        messages: !args.quiet,
+    };
+    let stdout = std::io::stdout();
+    let mut brain = Brain::new(stdout.lock(), options);
+    brain.run(std::io::stdin().lock())
+}

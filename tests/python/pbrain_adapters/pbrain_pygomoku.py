@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""pbrain adapter for PyPI pygomoku==1.0.0 (Rui He's adversarial-search coursework, 9x9 pygame GUI).
+
+AIs (pygomoku.board.*, each a subclass of the package's BoardABC board):
+  mcts       Monte Carlo tree search with uniformly random playouts over every empty point,
+             time-limited (the package uses 15 s; here INFO timeout_turn / time_left, default 1 s;
+             --mcts-seconds overrides).  The GUI's default AI; the default here.
+  heuristic  AlphaBetaHeuristic: alpha-beta over *all* empty points, depth --depth (package
+             default 3), heuristic at the horizon.  Stronger tactically on the package's 9x9, but
+             on 15x15 depth 3 takes minutes per move; use --depth 2 or 1 there.
+  alphabeta  AlphaBeta without heuristic (win/draw/loss only at the horizon), --depth (default 5)
+  minmax     MinMax, --depth (default 3)
+  simple     uniformly random empty point
+Any square size 5..32 is accepted; the package counts five or more as a win; INFO rule is
+accepted but not used.
+
+    python pbrain_pygomoku.py [--level mcts|heuristic|alphabeta|minmax|simple] [--depth D]
+                              [--mcts-seconds S] [--seed S]
+
+pygomoku/__init__.py imports the pygame GUI; the adapter imports pygomoku.board without running
+that __init__, so pygame is never imported (pip still installs it as a dependency of pygomoku).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pbrain_common as pc  # noqa: E402
+
+LEVELS = ("mcts", "heuristic", "alphabeta", "minmax", "simple")
+
+
+def main():
+    ap = pc.base_arg_parser(__doc__.splitlines()[0])
+    ap.add_argument("--level", choices=LEVELS, default="mcts")
+    ap.add_argument("--depth", type=int, default=None, help="max_depth for heuristic/alphabeta/minmax")
+    ap.add_argument("--mcts-seconds", type=float, default=None,
+                    help="MCTS time per move (default: from INFO timeout_turn/time_left, else 1 s)")
+    ap.add_argument("--pkg-dir", default=os.environ.get("PBRAIN_PYGOMOKU_DIR"))
+    args = ap.parse_args()
+    if args.pkg_dir:
+        sys.path.insert(0, args.pkg_dir)
+
+    load_error = None
+    try:
+        pc.import_package_skipping_init("pygomoku")
+        import pygomoku.board as pb
+        import pygomoku.board.mcts as pmcts
+        from pygomoku.score import Player
+        cls = {
+            "mcts": pb.MCTS,
+            "heuristic": pb.AlphaBetaHeuristic,
+            "alphabeta": pb.AlphaBeta,
+            "minmax": pb.MinMax,
+            "simple": pb.Simple,
+        }[args.level]
+    except Exception as e:
+        load_error = "cannot import pygomoku (%s)" % e
+
+    def supports_size(n):
+        if load_error:
+            return load_error
+        return True if 5 <= n <= 32 else "unsupported size"
+
+    def choose(pos):
+        n = pos.size
+        board = {(r, c): Player.EMPTY for r in range(n) for c in range(n)}
+        for x, y, who in pos.history:
+            # The AI is Player.MAX; BLOCKED points count as the opponent's (MIN) stones.
+            board[(y, x)] = Player.MAX if who == pc.OWN else Player.MIN
+        kw = dict(grid_size=n, board=board, next_player=Player.MAX)
+        last = pos.last_move()
+        if last:
+            kw["current_move"] = (last[1], last[0])
+        if args.depth is not None and args.level in ("heuristic", "alphabeta", "minmax"):
+            kw["max_depth"] = args.depth
+        if args.level == "mcts":
+            secs = args.mcts_seconds
+            if secs is None:
+                # leave ~25% of the turn budget for Python start-up / board copying
+                secs = max(0.05, pos.time_budget_ms(1000) * 0.75 / 1000.0)
+            pmcts._Node.TIME_LIMIT_SECONDS = secs
+        ai = cls(**kw)
+        r, c = ai.calculate_next_move()
+        return (c, r)
+
+    about = {"name": "pygomoku-%s" % args.level, "version": "1.0.0",
+             "author": "pygomoku (PyPI, Rui He) via stonelab adapter", "country": "-"}
+    pc.run_brain(pc.Brain(choose, supports_size, about, seed=args.seed))
+
+
+if __name__ == "__main__":
+    main()
