@@ -24,10 +24,14 @@ Prints one JSON line:
 no protocol failure happened; 1 otherwise; 2 for bad arguments.  The random opponent and the
 openings depend only on --seed, so a deterministic engine gives identical output for a seed.
 
-How pygomo is used (pygomo 0.1.1): EngineClient(executable, args=[...]) spawns the engine;
-about()/start()/execute("RESTART"|"INFO"|"BEGIN"|"TURN"|"BOARD")/quit() send the commands and wait
-for the answers on pygomo's output-channel router.  Things pygomo lacks, done here without any
-subprocess code of our own:
+How pygomo is used (pygomo-lib 0.1.1): EngineClient(executable, args=[...]) spawns the engine
+(pygomo's SubprocessTransport: text pipes, LF line endings out, CR LF or LF accepted in);
+execute("ABOUT"|"START"|"RESTART"|"INFO"|"BEGIN"|"TURN"|"BOARD") and quit() send the commands and
+wait for the answers on pygomo's output-channel router.  There is no subprocess code here.
+Things pygomo lacks or gets wrong, handled here:
+  * pygomo's START/RESTART/ABOUT handlers take the first non-coordinate, non-MESSAGE line as the
+    answer, so a DEBUG line before OK fails START; this script registers replacement handlers
+    (pygomo's CommandRegistry extension point) that skip DEBUG/SUGGEST lines.
   * pygomo only reports a timeout when the answer to BEGIN/TURN/BOARD is not a coordinate line; the
     line the engine sent instead is then found in the router's "output"/"error" channels and
     reported as a malformed move.

@@ -22,6 +22,8 @@ pub const MATE: i32 = 1_000_000;
 const MATE_BOUND: i32 = MATE - 1000;
 /// The most moves tried at a node that is not the root (best first).
 const BREADTH: usize = 24;
+/// The fewest nodes a threat search gets under a node budget.
+const TSS_FLOOR: u64 = 20_000;
 /// The deepest iteration.
 const MAX_DEPTH: i32 = 64;
 
@@ -53,13 +55,15 @@ impl Budget {
         }
     }
 
-    /// A share of this budget (`num / den` of the nodes and time).
-    fn share(&self, num: u32, den: u32) -> Budget {
+    /// A share of this budget (`num / den` of the nodes and time), with at least `floor` nodes: the
+    /// threat searches are cheap and decide games, so a small alpha-beta budget does not starve
+    /// them.
+    fn share(&self, num: u32, den: u32, floor: u64) -> Budget {
         Budget {
             time: self.time.map(|t| t * num / den),
             nodes: self
                 .nodes
-                .map(|n| (n * u64::from(num) / u64::from(den)).max(1)),
+                .map(|n| (n * u64::from(num) / u64::from(den)).max(floor.max(1))),
         }
     }
 
@@ -233,7 +237,7 @@ impl Engine {
                 self.pos.board(),
                 me,
                 mode,
-                &budget.share(share, 100).tss_limits(mode),
+                &budget.share(share, 100, TSS_FLOOR).tss_limits(mode),
             );
             tss_nodes += out.nodes;
             if let Some(proof) = out.proof {
@@ -247,7 +251,7 @@ impl Engine {
                 self.pos.board(),
                 o,
                 mode,
-                &budget.share(8, 100).tss_limits(mode),
+                &budget.share(10, 100, TSS_FLOOR).tss_limits(mode),
             );
             tss_nodes += out.nodes;
             if let Some(proof) = out.proof {
@@ -258,8 +262,14 @@ impl Engine {
         let mut reason = Reason::Search;
         let mut roots = self.candidates(me, true);
         if let Some((mode, proof)) = threat {
-            let (safe, used) =
-                self.defences(me, mode, &proof, &roots, budget.share(20, 100), start);
+            let (safe, used) = self.defences(
+                me,
+                mode,
+                &proof,
+                &roots,
+                budget.share(25, 100, 5 * TSS_FLOOR),
+                start,
+            );
             tss_nodes += used;
             if !safe.is_empty() {
                 roots = safe;
@@ -318,7 +328,7 @@ impl Engine {
             .copied()
             .filter(|&p| relevant.contains(p))
             .collect();
-        let per = budget.share(1, tries.len().max(1) as u32);
+        let per = budget.share(1, tries.len().max(1) as u32, TSS_FLOOR / 4);
         let deadline = budget.time.map(|t| start + t);
         let mut used = 0;
         let mut safe = Vec::new();

@@ -1,0 +1,396 @@
+//! The Gomocup brain `pbrain-stonelab` through its process: the protocol, tactics (fives, blocks,
+//! VCFs from the solver suite, checked by the referee), and strength through `stonelab gomoku
+//! match` against the project's random and greedy players and against itself on 8x8 (a proven
+//! draw: no colour loses more than chance allows, and no VCF is ever missed).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use stonelab_gomoku::referee;
+use stonelab_gomoku::tss::{five_points, solve, Limits, Mode};
+use stonelab_gomoku::{parse_position, Board, Color, Grid, Point, Rule};
+
+const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-stonelab");
+const STONELAB: &str = env!("CARGO_BIN_EXE_stonelab");
+const SUITE: &str = include_str!("data/gomoku/tss_suite.txt");
+
+/// Runs a brain on `lines` (sent with CR LF) and returns its answers, MESSAGE lines left out.
+fn session(program: &[&str], lines: &[&str]) -> Vec<String> {
+    let mut child = Command::new(program[0])
+        .args(&program[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the brain");
+    {
+        let stdin = child.stdin.as_mut().unwrap();
+        for l in lines {
+            write!(stdin, "{l}\r\n").unwrap();
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .map(str::to_string)
+        .collect()
+}
+
+fn point(line: &str) -> Point {
+    let (x, y) = line
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not a move: {line}"));
+    Point::new(x.trim().parse().unwrap(), y.trim().parse().unwrap())
+}
+
+#[test]
+fn protocol_through_both_programs() {
+    for program in [
+        vec![BRAIN, "--nodes", "3000"],
+        vec![STONELAB, "gomoku", "pbrain", "--nodes", "3000"],
+    ] {
+        let out = session(
+            &program,
+            &[
+                "INFO max_memory 367001600",
+                "INFO timeout_turn 500",
+                "INFO timeout_match 0",
+                "INFO rule 1",
+                "START 20",
+                "ABOUT",
+                "BEGIN",
+                "TURN 0,0",
+                "TAKEBACK 0,0",
+                "TURN 19,19",
+                "TURN 19,19",
+                "TURN 20,0",
+                "RESTART",
+                "BOARD",
+                "5,5,1",
+                "6,6,2",
+                "DONE",
+                "RECTSTART 20,20",
+                "PLAY 3,3",
+                "FOO",
+                "INFO rule 4",
+                "INFO unknown_key 5",
+                "END",
+                "ABOUT",
+            ],
+        );
+        assert_eq!(out[0], "OK", "{out:?}");
+        assert!(out[1].starts_with("name=\"stonelab\""), "{out:?}");
+        assert_eq!(out[2], "10,10");
+        let reply = point(&out[3]);
+        assert!(
+            reply.x < 20
+                && reply.y < 20
+                && reply != Point::new(0, 0)
+                && reply != Point::new(10, 10)
+        );
+        assert_eq!(out[4], "OK");
+        let reply = point(&out[5]);
+        assert!(reply != Point::new(19, 19) && reply != Point::new(10, 10));
+        assert!(
+            out[6].starts_with("ERROR") && out[6].contains("occupied"),
+            "{out:?}"
+        );
+        assert!(
+            out[7].starts_with("ERROR") && out[7].contains("off the"),
+            "{out:?}"
+        );
+        assert_eq!(out[8], "OK");
+        let reply = point(&out[9]);
+        assert!(reply != Point::new(5, 5) && reply != Point::new(6, 6));
+        assert_eq!(out[10], "OK");
+        assert_eq!(out[11], "3,3");
+        assert!(out[12].starts_with("UNKNOWN"), "{out:?}");
+        assert!(out[13].starts_with("ERROR") && out[13].contains("renju"));
+        assert_eq!(out.len(), 14, "nothing after END: {out:?}");
+    }
+}
+
+/// A BOARD block from a grid, own = `me`; the brain answers one move.
+fn brain_move(grid: &Grid, me: Color, rule: Rule) -> Point {
+    let n = grid.size();
+    let mut lines = vec![
+        format!("INFO rule {}", if rule == Rule::Standard { 1 } else { 0 }),
+        format!("START {n}"),
+        "BOARD".to_string(),
+    ];
+    for p in grid.points() {
+        if let Some(c) = grid.get(p) {
+            lines.push(format!("{},{},{}", p.x, p.y, if c == me { 1 } else { 2 }));
+        }
+    }
+    lines.push("DONE".into());
+    lines.push("END".into());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let out = session(&[BRAIN, "--nodes", "20000"], &refs);
+    assert_eq!(out[0], "OK");
+    point(&out[1])
+}
+
+#[test]
+fn plays_a_five_and_blocks_a_four() {
+    // Black (to move, 4 stones each) has four in a row on row 7: it must complete the five,
+    // although White has a four too.
+    let text = "h8 h9 i8 i9 j8 j9 k8 k9";
+    let grid = parse_position(text, Some(15)).unwrap().grid;
+    let m = brain_move(&grid, Color::Black, Rule::Freestyle);
+    assert!(m == Point::new(6, 7) || m == Point::new(11, 7), "{m:?}");
+    // White to move, Black threatens a five at one point only: White blocks it.
+    let text = "h8 a1 i8 a2 j8 a3 k8 g8";
+    let grid = parse_position(text, Some(15)).unwrap().grid;
+    let m = brain_move(&grid, Color::White, Rule::Freestyle);
+    assert_eq!(m, Point::new(11, 7), "must block the four");
+    // Standard: an overline is no five, so the brain blocks rather than plays the six.
+    let text = "c8 a1 d8 a3 e8 a5 f8 a7 h8 o1 i8";
+    let grid = parse_position(text, Some(15)).unwrap().grid;
+    let m = brain_move(&grid, Color::White, Rule::Standard);
+    // Black's five points: j8 (h8 i8 j8 + ... ) - whatever they are, White must take one of them.
+    let board = Board::from_grid(&grid, Rule::Standard);
+    let fives = five_points(&board, Color::Black);
+    assert!(
+        fives.contains(m),
+        "{m:?} does not block {:?}",
+        fives.iter().collect::<Vec<_>>()
+    );
+}
+
+/// Whether `m` starts a VCF for `me` on `grid`: `m` is a five, or it makes a four (a straight or
+/// double four wins at once) and after the defender's forced block the referee finds a VCF.
+fn starts_a_vcf(grid: &Grid, rule: Rule, me: Color, m: Point) -> bool {
+    let mut g = grid.clone();
+    let before = referee::Referee::new(&g, rule);
+    if before.makes_five(m, me) {
+        return true;
+    }
+    g.set(m, Some(me));
+    let after = referee::Referee::new(&g, rule);
+    let fives = after.five_points(me);
+    if !after.five_points(!me).is_empty() {
+        return false; // the defender completes a five first
+    }
+    match fives.len() {
+        0 => false,
+        1 => {
+            g.set(fives[0], Some(!me));
+            referee::vcf(&g, rule, me, 12).is_some()
+        }
+        _ => true,
+    }
+}
+
+#[test]
+fn finds_the_vcf_of_every_suite_position() {
+    let mut checked = 0;
+    for line in SUITE
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (mode, rule, result) = (fields[0], fields[1], fields[2]);
+        if mode != "vcf" || result != "win" {
+            continue;
+        }
+        let rule: Rule = rule.parse().unwrap();
+        let grid = parse_position(&fields[4..].join(" "), Some(15))
+            .unwrap()
+            .grid;
+        let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
+        let me = if count(Color::Black) == count(Color::White) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let board = Board::from_grid(&grid, rule);
+        assert!(solve(&board, me, Mode::Vcf, &Limits::for_mode(Mode::Vcf))
+            .proof
+            .is_some());
+        let m = brain_move(&grid, me, rule);
+        assert!(
+            starts_a_vcf(&grid, rule, me, m),
+            "{line}: the brain played {m:?}, which starts no VCF"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} VCF positions");
+}
+
+fn match_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(STONELAB)
+        .args(["gomoku", "match", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn beats_the_random_and_greedy_players() {
+    let engine = format!("{BRAIN} --nodes 3000 --quiet");
+    for (opponent, games) in [("random", 100), ("greedy", 100)] {
+        let other = format!("{BRAIN} --player {opponent} --seed {{game}}");
+        let m = match_json(&[
+            "--a",
+            &engine,
+            "--b",
+            &other,
+            "--games",
+            &games.to_string(),
+            "--size",
+            "15",
+            "--jobs",
+            "2",
+        ]);
+        let wins = m["wins"].as_u64().unwrap();
+        assert_eq!(m["illegal_moves"], 0);
+        assert_eq!(m["timeouts"], 0);
+        assert!(
+            wins * 100 >= 99 * games,
+            "only {wins}/{games} wins against the {opponent} player"
+        );
+    }
+}
+
+/// Openings for 8x8: two random stones each near the centre, from a fixed seed.
+fn openings_8x8(count: usize) -> String {
+    let mut state = 0x8888_1234_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut text = String::new();
+    let mut seen = std::collections::HashSet::new();
+    while seen.len() < count {
+        let mut stones: Vec<(u64, u64)> = Vec::new();
+        while stones.len() < 4 {
+            let p = (2 + next() % 4, 2 + next() % 4);
+            if !stones.contains(&p) {
+                stones.push(p);
+            }
+        }
+        if seen.insert(stones.clone()) {
+            let line: Vec<String> = stones.iter().map(|(x, y)| format!("{x},{y}")).collect();
+            text.push_str(&line.join(" "));
+            text.push('\n');
+        }
+    }
+    text
+}
+
+#[test]
+fn self_play_on_8x8_is_balanced_and_never_misses_a_vcf() {
+    let dir = std::env::temp_dir().join(format!("stonelab-8x8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, openings_8x8(20)).unwrap();
+    let engine = format!("{BRAIN} --nodes 20000 --quiet");
+    let m = match_json(&[
+        "--a",
+        &engine,
+        "--b",
+        &engine,
+        "--games",
+        "40",
+        "--size",
+        "8",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let games = m["games"].as_array().unwrap();
+    let (mut black_wins, mut white_wins) = (0u32, 0u32);
+    let mut vcf_positions = 0;
+    for g in games {
+        assert_ne!(g["end"], "illegal_move");
+        assert_ne!(g["end"], "timeout");
+        let black = g["black"].as_str().unwrap();
+        let winner_colour = match g["winner"].as_str() {
+            Some(w) if w == black => {
+                black_wins += 1;
+                Some(Color::Black)
+            }
+            Some(_) => {
+                white_wins += 1;
+                Some(Color::White)
+            }
+            None => None,
+        };
+        // Replay: wherever the side to move (after the opening) has a VCF, it must go on to win.
+        let moves: Vec<Point> = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| Point::new(m[0].as_u64().unwrap() as u8, m[1].as_u64().unwrap() as u8))
+            .collect();
+        let opening = g["opening_stones"].as_u64().unwrap() as usize;
+        let mut board = Board::new(8, Rule::Freestyle).unwrap();
+        let mut c = Color::Black;
+        for (i, &p) in moves.iter().enumerate() {
+            if i >= opening && five_points(&board, !c).is_empty() {
+                let has_vcf = solve(&board, c, Mode::Vcf, &Limits::for_mode(Mode::Vcf))
+                    .proof
+                    .is_some();
+                if has_vcf {
+                    vcf_positions += 1;
+                    assert_eq!(
+                        winner_colour,
+                        Some(c),
+                        "game {}: {c:?} had a VCF before move {i} and did not win",
+                        g["number"]
+                    );
+                }
+            }
+            board.make(p, c);
+            c = !c;
+        }
+    }
+    // 8x8 is a draw: the same engine on both sides should lose as often with either colour. Two-
+    // sided sign test at 1%: with d decisive games, neither colour may win more than the binomial
+    // quantile allows.
+    let d = black_wins + white_wins;
+    let worst = black_wins.max(white_wins);
+    let limit = binomial_upper(d, 0.005);
+    assert!(
+        worst <= limit,
+        "black {black_wins} white {white_wins} wins of {} games: more than chance allows",
+        games.len()
+    );
+    eprintln!(
+        "8x8 self-play: {} games, black {black_wins}, white {white_wins}, draws {}, {vcf_positions} VCF positions checked",
+        games.len(),
+        games.len() as u32 - d
+    );
+}
+
+/// The smallest k with P(X > k) <= alpha for X ~ Binomial(n, 1/2).
+fn binomial_upper(n: u32, alpha: f64) -> u32 {
+    let mut tail = 1.0f64; // P(X >= k)
+    let mut pk = 0.5f64.powi(n as i32); // P(X = k)
+    for k in 0..=n {
+        tail -= pk;
+        if tail <= alpha {
+            return k;
+        }
+        pk = pk * f64::from(n - k) / f64::from(k + 1);
+    }
+    n
+}
