@@ -32,7 +32,10 @@ const MOVES: usize = 8;
     tss_nodes_per_s, and alphabeta_suite_ms for a plain alpha-beta over four and three moves (no\n\
     cost-square filter, no table, fixed depth: the depth of the solver's win, else the solver's default;\n\
     at most 200,000 nodes a position, alphabeta_capped counts those stopped), alphabeta_ratio\n\
-    (alphabeta_suite_ms / tss_suite_ms)."
+    (alphabeta_suite_ms / tss_suite_ms).\n\n\
+    Engine: nodes_per_s (the pbrain engine's search, threat-space nodes included, 100,000 nodes on\n\
+    each of engine_positions fixed positions) and signature (their total node count: any change to\n\
+    the search changes it)."
 )]
 pub struct Args {
     /// Output format
@@ -63,6 +66,9 @@ struct Figures {
     alphabeta_nodes: u64,
     alphabeta_capped: usize,
     alphabeta_ratio: f64,
+    engine_positions: usize,
+    nodes_per_s: f64,
+    signature: u64,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -140,6 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         naive.push(start.elapsed().as_nanos() as f64);
     }
     let suite = suite_figures();
+    let engine = super::bench_engine::engine_figures(rule);
     let threats_full_ns = median(full);
     let naive_ns = median(naive);
     let figures = Figures {
@@ -161,6 +168,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         alphabeta_nodes: suite.ab_nodes,
         alphabeta_capped: suite.ab_capped,
         alphabeta_ratio: suite.ab_ms / suite.tss_ms,
+        engine_positions: engine.positions,
+        nodes_per_s: engine.nodes_per_s,
+        signature: engine.signature,
     };
     match args.format {
         Format::Json => print_json(&figures)?,
@@ -185,9 +195,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ("alphabeta_nodes", f.alphabeta_nodes as f64),
                 ("alphabeta_capped", f.alphabeta_capped as f64),
                 ("alphabeta_ratio", f.alphabeta_ratio),
+                ("engine_positions", f.engine_positions as f64),
+                ("nodes_per_s", f.nodes_per_s),
             ] {
                 println!("{name} {v:.1}");
             }
+            println!("signature {}", f.signature);
         }
     }
     Ok(())

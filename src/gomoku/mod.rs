@@ -3,6 +3,7 @@
 use clap::Subcommand;
 
 mod bench;
+mod bench_engine;
 mod lut;
 mod matches;
 mod pbrain_cli;

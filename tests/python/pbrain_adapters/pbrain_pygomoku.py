@@ -2,19 +2,21 @@
 """pbrain adapter for PyPI pygomoku==1.0.0 (Rui He's adversarial-search coursework, 9x9 pygame GUI).
 
 AIs (pygomoku.board.*, each a subclass of the package's BoardABC board):
-  mcts       Monte Carlo tree search with uniformly random playouts over every empty point,
-             time-limited (the package uses 15 s; here INFO timeout_turn / time_left, default 1 s;
-             --mcts-seconds overrides).  The GUI's default AI; the default here.
-  heuristic  AlphaBetaHeuristic: alpha-beta over *all* empty points, depth --depth (package
-             default 3), heuristic at the horizon.  Stronger tactically on the package's 9x9, but
-             on 15x15 depth 3 takes minutes per move; use --depth 2 or 1 there.
+  heuristic  AlphaBetaHeuristic: alpha-beta over *all* empty points with a pattern heuristic at
+             the horizon.  The strongest (it beat mcts 2-0 on 9x9 and on 15x15) and the default.
+             --depth sets max_depth; default: the package's 3 on boards up to 9x9 (about 12 s a
+             move on 9x9), 2 on larger boards (about 1-2 s a move on 15x15; depth 3 there takes
+             minutes per move).
+  mcts       Monte Carlo tree search with uniformly random playouts over every empty point (the
+             package GUI's choice), time-limited: the package uses 15 s; here INFO timeout_turn /
+             time_left (75% of it), default 1 s; --mcts-seconds overrides.  Near-random on 15x15.
   alphabeta  AlphaBeta without heuristic (win/draw/loss only at the horizon), --depth (default 5)
   minmax     MinMax, --depth (default 3)
   simple     uniformly random empty point
 Any square size 5..32 is accepted; the package counts five or more as a win; INFO rule is
 accepted but not used.
 
-    python pbrain_pygomoku.py [--level mcts|heuristic|alphabeta|minmax|simple] [--depth D]
+    python pbrain_pygomoku.py [--level heuristic|mcts|alphabeta|minmax|simple] [--depth D]
                               [--mcts-seconds S] [--seed S]
 
 pygomoku/__init__.py imports the pygame GUI; the adapter imports pygomoku.board without running
@@ -26,12 +28,12 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pbrain_common as pc  # noqa: E402
 
-LEVELS = ("mcts", "heuristic", "alphabeta", "minmax", "simple")
+LEVELS = ("heuristic", "mcts", "alphabeta", "minmax", "simple")
 
 
 def main():
     ap = pc.base_arg_parser(__doc__.splitlines()[0])
-    ap.add_argument("--level", choices=LEVELS, default="mcts")
+    ap.add_argument("--level", choices=LEVELS, default="heuristic")
     ap.add_argument("--depth", type=int, default=None, help="max_depth for heuristic/alphabeta/minmax")
     ap.add_argument("--mcts-seconds", type=float, default=None,
                     help="MCTS time per move (default: from INFO timeout_turn/time_left, else 1 s)")
@@ -73,6 +75,8 @@ def main():
             kw["current_move"] = (last[1], last[0])
         if args.depth is not None and args.level in ("heuristic", "alphabeta", "minmax"):
             kw["max_depth"] = args.depth
+        elif args.level == "heuristic" and n > 9:
+            kw["max_depth"] = 2  # the package's 3 is meant for its 9x9 board
         if args.level == "mcts":
             secs = args.mcts_seconds
             if secs is None:
