@@ -172,6 +172,9 @@ class Brain:
     def _play(self):
         """Ask the AI for a move, validate it, fall back if needed, record and print it."""
         pos = self.pos
+        if pos.fallback_move() is None:
+            self.send("ERROR board is full")
+            return
         self._reseed(pos.fingerprint())
         reason = None
         mv = None
@@ -196,9 +199,6 @@ class Brain:
         if reason is not None:
             mv = pos.fallback_move()
             self.send("MESSAGE fallback: " + reason.replace("\n", " ")[:200])
-            if mv is None:
-                self.send("ERROR board is full")
-                return
         pos.place(mv[0], mv[1], OWN)
         self.send("%d,%d" % mv)
 
