@@ -11,9 +11,9 @@ Per run: ABOUT (must answer name="..."), START N (must answer OK), INFO timeout_
 START again with --no-restart) alternates who starts: even g the engine starts (BEGIN), odd g the
 opponent starts (TURN).  In every game the engine's third move is asked with BOARD ... DONE carrying
 the whole game so far (instead of TURN), and every fourth game (g % 4 == 3) starts from a random
-opening of 3 opponent + 2 engine stones sent with BOARD.  Before each engine move INFO time_left is
-sent (2147483647 when --match-ms is 0, as Piskvork does).  Every engine answer must be a well-formed "x,y" on the board on an empty point; fives are
-detected for both sides (rule 0: five or more; rule 1: exactly five, an overline does not win) and
+opening of 3 opponent + 2 engine stones sent with BOARD.  Before each engine move INFO time_left
+is sent (2147483647 when --match-ms is 0, as Piskvork does).  Every engine answer must be exactly
+"x,y" (digits, one comma, no spaces), on the board, on an empty point; fives are detected for both sides (rule 0: five or more; rule 1: exactly five, an overline does not win) and
 a full board is a draw.  Engine lines other than the move, MESSAGE and DEBUG/SUGGEST lines (for
 example ERROR or UNKNOWN) are protocol failures.
 
@@ -35,15 +35,18 @@ Things pygomo lacks or gets wrong, handled here:
   * pygomo only reports a timeout when the answer to BEGIN/TURN/BOARD is not a coordinate line; the
     line the engine sent instead is then found in the router's "output"/"error" channels and
     reported as a malformed move.
-  * pygomo parses "x,y" leniently (spaces allowed, first two numbers taken); this script re-checks
-    the parsed move against the board only (the raw line is not exposed by pygomo).
+  * pygomo parses a move line leniently (spaces dropped, then split at commas: "7, 8" is 7,8 and
+    "7,8 9,10" is 7,89) and does not expose the raw line; this script wraps pygomo's own
+    BEGIN/TURN/BOARD handlers so that the raw line is recorded and checked against ^\d+,\d+$.
   * pygomo's configure()/set_time()/set_rule()/set_memory() send INFO keys in UPPER case
     (INFO TIMEOUT_TURN 1000); the Piskvork manager sends lower case, so by default this script
     sends INFO through execute("INFO", "timeout_turn", v); --info-case upper uses pygomo's helpers.
 """
 import argparse
+import dataclasses
 import json
 import random
+import re
 import shlex
 import sys
 import time
@@ -52,6 +55,7 @@ try:
     from pygomo import EngineClient
     from pygomo.command import CommandResult
     from pygomo.command.handlers.base import BaseCommandHandler
+    from pygomo.command.handlers.game import BeginHandler, BoardHandler, TurnHandler
     from pygomo.protocol.models import BoardPosition, Move, PlayResult
 except ImportError as e:  # pragma: no cover
     print(json.dumps({"games": 0, "engine_wins": 0, "opponent_wins": 0, "draws": 0, "illegal": 0,
@@ -59,6 +63,7 @@ except ImportError as e:  # pragma: no cover
     sys.exit(1)
 
 EMPTY, ENGINE, OPPONENT = 0, 1, 2
+MOVE_LINE = re.compile(r"^\d+,\d+$")
 DIRS = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 
@@ -134,6 +139,34 @@ def five_at(board, size, x, y, rule):
     return False
 
 
+class _RecordingRouter:
+    """Stands in for pygomo's router inside a handler: records the raw coordinate line taken."""
+
+    def __init__(self, router, sink):
+        self._router = router
+        self._sink = sink
+
+    def get(self, channel, timeout=0.0, reset=False):
+        line = self._router.get(channel, timeout=timeout, reset=reset)
+        if channel == "coord" and line:
+            self._sink.append(line)
+        return line
+
+    def __getattr__(self, name):
+        return getattr(self._router, name)
+
+
+def _recording(handler_cls, sink):
+    """pygomo's own BEGIN/TURN/BOARD handler, run with a router that records the move line."""
+
+    class Recording(handler_cls):
+        def execute(self, context):
+            ctx = dataclasses.replace(context, router=_RecordingRouter(context.router, sink))
+            return super().execute(ctx)
+
+    return Recording()
+
+
 class Driver:
     def __init__(self, args):
         self.args = args
@@ -149,6 +182,11 @@ class Driver:
             self.client.registry.unregister(name)
             self.client.registry.register(h)
             self.text_handlers.append(h)
+        self.raw_moves = []
+        for cls in (BeginHandler, TurnHandler, BoardHandler):
+            h = _recording(cls, self.raw_moves)
+            self.client.registry.unregister(h.command_name)
+            self.client.registry.register(h)
         self.errors = []
         self.illegal = 0
         self.fallbacks = 0
@@ -228,6 +266,7 @@ class Driver:
         # Piskvork sends 2147483647 as time_left when the match has no time limit.
         left = max(0, a.match_ms - self.engine_ms_used) if a.match_ms > 0 else 2147483647
         self.send_info("time_left", left)
+        del self.raw_moves[:]
         t0 = time.monotonic()
         if kind == "BEGIN":
             res = self.client.execute("BEGIN", timeout=a.move_timeout)
@@ -255,6 +294,9 @@ class Driver:
                 raise GameAborted("%s: malformed answer %r" % (what, junk[:3]), True)
             raise ProtocolFailure("%s: no move within %.0f s (%s)" % (what, a.move_timeout, res.error))
         self.drain(what)
+        raw = self.raw_moves[-1] if self.raw_moves else None
+        if raw is None or not MOVE_LINE.match(raw):
+            raise GameAborted("%s: malformed move line %r" % (what, raw), True)
         x, y = res.data.move.col, res.data.move.row
         if not (0 <= x < self.size and 0 <= y < self.size):
             raise GameAborted("%s: engine move %d,%d is off the %dx%d board" % (what, x, y, self.size, self.size), True)

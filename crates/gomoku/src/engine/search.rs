@@ -255,21 +255,15 @@ impl Engine {
             );
             tss_nodes += out.nodes;
             if let Some(proof) = out.proof {
-                threat = Some((mode, proof));
+                threat = Some(proof);
                 break;
             }
         }
         let mut reason = Reason::Search;
         let mut roots = self.candidates(me, true);
-        if let Some((mode, proof)) = threat {
-            let (safe, used) = self.defences(
-                me,
-                mode,
-                &proof,
-                &roots,
-                budget.share(25, 100, 5 * TSS_FLOOR),
-                start,
-            );
+        if let Some(proof) = threat {
+            let (safe, used) =
+                self.defences(me, &proof, &roots, budget.share(35, 100, 5 * TSS_FLOOR));
             tss_nodes += used;
             if !safe.is_empty() {
                 roots = safe;
@@ -294,16 +288,16 @@ impl Engine {
         }
     }
 
-    /// The moves among `roots` after which the threat solver finds no win for the opponent (in
-    /// `mode` and, for a VCT threat, VCF as well), trying first the squares the threat uses.
+    /// The moves among `roots` that use the squares of the opponent's threat `proof` (or make a
+    /// four or three of our own) after which the threat solver finds no VCF or VCT of the
+    /// opponent: those proven safe if any, else those whose searches hit a limit, else those never
+    /// tried for lack of budget (an empty answer: every candidate loses to a proven sequence).
     fn defences(
         &mut self,
         me: Color,
-        mode: Mode,
         proof: &Proof,
         roots: &[Point],
         budget: Budget,
-        start: Instant,
     ) -> (Vec<Point>, u64) {
         let o = !me;
         let mut relevant = Bitboard::EMPTY;
@@ -328,28 +322,32 @@ impl Engine {
             .copied()
             .filter(|&p| relevant.contains(p))
             .collect();
-        let per = budget.share(1, tries.len().max(1) as u32, TSS_FLOOR / 4);
-        let deadline = budget.time.map(|t| start + t);
+        let deadline = budget.time.map(|t| Instant::now() + t);
         let mut used = 0;
-        let mut safe = Vec::new();
-        let mut unchecked = Vec::new();
-        for p in tries {
-            if deadline.is_some_and(|d| Instant::now() >= d)
-                || budget.nodes.is_some_and(|b| used >= b)
-            {
-                unchecked.push(p);
+        // Proven safe (both searches ran to their depth without a win), unknown (a limit stopped a
+        // search first), and never tried for lack of budget.
+        let (mut safe, mut unknown, mut untried) = (Vec::new(), Vec::new(), Vec::new());
+        let count = tries.len();
+        for (k, p) in tries.into_iter().enumerate() {
+            let now = Instant::now();
+            if deadline.is_some_and(|d| now >= d) || budget.nodes.is_some_and(|b| used >= b) {
+                untried.push(p);
                 continue;
             }
-            self.pos.make(p, me);
-            let mut refuted = false;
-            let modes: &[Mode] = if mode == Mode::Vct {
-                &[Mode::Vcf, Mode::Vct]
-            } else {
-                &[Mode::Vcf]
+            // What is left, spread over the candidates still to try.
+            let left = (count - k) as u32;
+            let per = Budget {
+                time: deadline.map(|d| (d - now) / left),
+                nodes: budget
+                    .nodes
+                    .map(|b| ((b - used) / u64::from(left)).max(TSS_FLOOR / 4)),
             };
-            for &m in modes {
+            self.pos.make(p, me);
+            let (mut refuted, mut aborted) = (false, false);
+            for m in [Mode::Vcf, Mode::Vct] {
                 let out = tss::solve(self.pos.board(), o, m, &per.tss_limits(m));
                 used += out.nodes;
+                aborted |= out.aborted;
                 if out.proof.is_some() {
                     refuted = true;
                     break;
@@ -357,11 +355,18 @@ impl Engine {
             }
             self.pos.unmake();
             if !refuted {
-                safe.push(p);
+                if aborted {
+                    unknown.push(p);
+                } else {
+                    safe.push(p);
+                }
             }
         }
         if safe.is_empty() {
-            safe = unchecked;
+            safe = unknown;
+        }
+        if safe.is_empty() {
+            safe = untried;
         }
         (safe, used)
     }
