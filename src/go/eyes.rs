@@ -183,13 +183,31 @@ pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
     use std::hint::black_box;
     let g = Geometry::new(19, 19)?;
     let masks = EyeMasks::new(g);
-    // A fixed position: about 40% black, 40% white.
-    let [black, white] = Rng::new(19).position(&g, 20, 50);
+    // 256 random positions, each with its own stone density (sparse, dense and eye-rich boards all
+    // occur), cycled through so that no call sees the position of the call before: the compiler
+    // cannot hoist the work, and the inputs come from memory as they would in real use (a copy of
+    // one fixed position, as before, made every call pay a store-to-load forwarding stall).
+    // `black_box` hides the positions and swallows each result; one call is one whole-board eye
+    // computation of both colours.
+    const POSITIONS: usize = 256;
+    let mut rng = Rng::new(19);
+    let positions: Vec<[Bitboard; 2]> = (0..POSITIONS)
+        .map(|_| {
+            let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
+            rng.position(&g, empty_pct, black_pct)
+        })
+        .collect();
+    let mut next = 0;
     let eyes_ns = median_ns(21, 200_000, || {
-        black_box(masks.eyes_both(black_box(black), black_box(white)));
+        let [black, white] = black_box(&positions)[next % POSITIONS];
+        next += 1;
+        black_box(masks.eyes_both(black, white));
     });
-    let eyes_naive_ns = median_ns(11, 500, || {
-        let (black, white) = (black_box(black), black_box(white));
+    // The naive reference over the same positions.
+    let mut next = 0;
+    let eyes_naive_ns = median_ns(11, 512, || {
+        let [black, white] = black_box(&positions)[next % POSITIONS];
+        next += 1;
         let empty = g.not(black | white);
         black_box([eyes_naive(&g, black, empty), eyes_naive(&g, white, empty)]);
     });
