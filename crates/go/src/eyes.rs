@@ -84,8 +84,10 @@ fn shr<const N: u32>(w: Lanes) -> Lanes {
     std::array::from_fn(|i| (w[i] >> N) | (next[i] << (64 - N)))
 }
 
-/// The masks of one geometry, as lanes.
+/// The masks of one geometry, as lanes. Aligned to 64 bytes so that every field (64 bytes) is one
+/// aligned AVX-512 load.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
 struct LaneMasks {
     board: Lanes,
     top: Lanes,
@@ -122,132 +124,253 @@ fn kernel(m: &LaneMasks, own: Lanes, empty: Lanes) -> Lanes {
     and(eyelike, rule24)
 }
 
-#[inline(always)]
-fn kernel_both(m: &LaneMasks, black: Lanes, white: Lanes) -> [Lanes; 2] {
+/// Both colours on plain 64-bit words. Kept out of line so that the dispatch in
+/// [`EyeMasks::eyes_both`] stays small enough to inline into callers.
+#[inline(never)]
+fn portable_both(m: &LaneMasks, black: &Bitboard, white: &Bitboard) -> [Bitboard; 2] {
+    let (black, white) = (lanes(*black), lanes(*white));
     let empty: Lanes = std::array::from_fn(|i| m.board[i] & !(black[i] | white[i]));
-    [kernel(m, black, empty), kernel(m, white, empty)]
+    [
+        unlanes(kernel(m, black, empty)),
+        unlanes(kernel(m, white, empty)),
+    ]
+}
+
+/// One colour on plain 64-bit words (out of line, as [`portable_both`]).
+#[inline(never)]
+fn portable_one(m: &LaneMasks, own: &Bitboard, empty: &Bitboard) -> Bitboard {
+    unlanes(kernel(m, lanes(*own), lanes(*empty)))
 }
 
 /// Which instruction set the kernel runs on, chosen once per [`EyeMasks`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Isa {
     Portable,
+    /// AVX-512F: each cross-word shift is two lane shifts and an OR.
     #[cfg(target_arch = "x86_64")]
     Avx512,
+    /// AVX-512F plus VBMI2: each cross-word shift is one funnel shift (`vpshldq`/`vpshrdq`).
+    #[cfg(target_arch = "x86_64")]
+    Avx512Vbmi2,
 }
 
 impl Isa {
     fn detect() -> Isa {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx512f") {
+            if std::arch::is_x86_feature_detected!("avx512vbmi2") {
+                return Isa::Avx512Vbmi2;
+            }
             return Isa::Avx512;
         }
         Isa::Portable
     }
 }
 
-/// The kernel in AVX-512, a whole board per register. The baseline x86-64 target has only SSE2,
-/// where the six-word shifts become chains of `shld` (one port) and both colours take about 100
-/// ns; auto-vectorization of [`kernel`] under `target_feature` produced lane shuffles no faster.
-/// Here each cross-word shift is one `valignq` plus two shifts and an OR, and LLVM fuses the ANDs
-/// and ORs into `vpternlogq` (see BENCHMARKS.md for the figures).
+/// The kernel in AVX-512, a whole board (380 bits of the stride-20 layout) per register, lanes 6
+/// and 7 zero. The baseline x86-64 target has only SSE2, where the six-word shifts become chains
+/// of `shld` (one port) and both colours take about 100 ns.
+///
+/// Every cross-word shift needs the neighbouring lane: `prev` (lanes moved up by one, `valignq`)
+/// for shifts towards higher bits, `next` for shifts towards lower bits; each is computed once per
+/// colour and shared by its four shifts. With VBMI2 a shift is then one `vpshldq`/`vpshrdq`
+/// (funnel shift of a lane with its neighbour); with AVX-512F alone it is two lane shifts and an
+/// OR that LLVM fuses into the `vpternlogq`s. The masks are aligned loads that fold into the
+/// logic instructions, the bitboards are read with one masked load each, and the answers are
+/// written with plain 32- and 16-byte stores (a masked store cannot forward to a later load).
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::{
-        __m512i, _mm512_alignr_epi64, _mm512_and_si512, _mm512_andnot_si512,
-        _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_setzero_si512,
-        _mm512_slli_epi64, _mm512_srli_epi64,
+        __m128i, __m256i, __m512i, _mm256_storeu_si256, _mm512_alignr_epi64, _mm512_and_si512,
+        _mm512_andnot_si512, _mm512_castsi512_si256, _mm512_extracti32x4_epi32, _mm512_inserti32x4,
+        _mm512_load_si512, _mm512_or_si512, _mm512_setzero_si512, _mm512_shldi_epi64,
+        _mm512_shrdi_epi64, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_zextsi128_si512,
+        _mm_storeu_si128,
     };
 
-    use super::LaneMasks;
-    use crate::bitboard::{Bitboard, WORDS};
+    use super::{LaneMasks, Lanes};
+    use crate::bitboard::Bitboard;
 
-    /// The lanes that hold a bitboard's words.
-    const WORD_LANES: u8 = (1 << WORDS) - 1;
-
-    /// Towards higher bit indices by `$n` bits (`$m` = 64 - `$n`).
-    macro_rules! shl {
-        ($w:expr, $n:literal, $m:literal) => {{
-            let prev = _mm512_alignr_epi64::<7>($w, _mm512_setzero_si512());
-            _mm512_or_si512(_mm512_slli_epi64::<$n>($w), _mm512_srli_epi64::<$m>(prev))
-        }};
+    /// Towards higher bit indices by `$n` bits, `$prev` the lanes moved up by one (AVX-512F).
+    macro_rules! shl_f {
+        ($w:expr, $prev:expr, $n:literal) => {
+            _mm512_or_si512(
+                _mm512_slli_epi64::<$n>($w),
+                _mm512_srli_epi64::<{ 64 - $n }>($prev),
+            )
+        };
     }
 
-    /// Towards lower bit indices by `$n` bits (`$m` = 64 - `$n`).
-    macro_rules! shr {
-        ($w:expr, $n:literal, $m:literal) => {{
-            let next = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), $w);
-            _mm512_or_si512(_mm512_srli_epi64::<$n>($w), _mm512_slli_epi64::<$m>(next))
-        }};
+    /// Towards lower bit indices by `$n` bits, `$next` the lanes moved down by one (AVX-512F).
+    macro_rules! shr_f {
+        ($w:expr, $next:expr, $n:literal) => {
+            _mm512_or_si512(
+                _mm512_srli_epi64::<$n>($w),
+                _mm512_slli_epi64::<{ 64 - $n }>($next),
+            )
+        };
     }
 
-    /// Loads the six words of a bitboard (or of a mask's lanes) into the low lanes, zeros above.
+    /// Towards higher bit indices by `$n` bits: the upper half of `$w:$prev` shifted left.
+    macro_rules! shl_vbmi2 {
+        ($w:expr, $prev:expr, $n:literal) => {
+            _mm512_shldi_epi64::<$n>($w, $prev)
+        };
+    }
+
+    /// Towards lower bit indices by `$n` bits: the lower half of `$next:$w` shifted right.
+    macro_rules! shr_vbmi2 {
+        ($w:expr, $next:expr, $n:literal) => {
+            _mm512_shrdi_epi64::<$n>($w, $next)
+        };
+    }
+
+    /// The masks as registers.
+    #[derive(Copy, Clone)]
+    struct Masks {
+        board: __m512i,
+        top: __m512i,
+        bottom: __m512i,
+        left: __m512i,
+        right: __m512i,
+        top_left: __m512i,
+        top_right: __m512i,
+        bottom_left: __m512i,
+        bottom_right: __m512i,
+    }
+
+    /// One aligned 64-byte load of a mask's eight lanes.
     #[target_feature(enable = "avx512f")]
-    fn load(words: &[u64]) -> __m512i {
-        assert!(words.len() >= WORDS);
-        // Safety: the mask reads only the first WORDS (checked) u64s, unaligned.
-        unsafe { _mm512_maskz_loadu_epi64(WORD_LANES, words.as_ptr().cast()) }
+    fn load_lanes(l: &Lanes) -> __m512i {
+        // Safety: `l` is 64 bytes inside a `LaneMasks`, which is `repr(C, align(64))` with every
+        // field 64 bytes long, so the pointer is 64-byte aligned and the load stays inside `l`.
+        unsafe { _mm512_load_si512(l.as_ptr().cast()) }
     }
 
     #[target_feature(enable = "avx512f")]
-    fn store(v: __m512i) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
-        // Safety: the mask writes only the WORDS u64s of `out`, unaligned.
-        unsafe { _mm512_mask_storeu_epi64(out.0.as_mut_ptr().cast(), WORD_LANES, v) };
-        out
+    fn masks(m: &LaneMasks) -> Masks {
+        Masks {
+            board: load_lanes(&m.board),
+            top: load_lanes(&m.top),
+            bottom: load_lanes(&m.bottom),
+            left: load_lanes(&m.left),
+            right: load_lanes(&m.right),
+            top_left: load_lanes(&m.top_left),
+            top_right: load_lanes(&m.top_right),
+            bottom_left: load_lanes(&m.bottom_left),
+            bottom_right: load_lanes(&m.bottom_right),
+        }
     }
 
+    /// The six words of a bitboard in the low lanes, zeros above, read as three 16-byte loads.
+    ///
+    /// One masked 64-byte load would be fewer instructions, but a caller that passes a bitboard
+    /// by value has usually just copied it to the stack with 16-byte stores, and a load that
+    /// spans several stores cannot take its data from the store buffer: it waits for the stores
+    /// to reach the cache (in `stonelab go bench`, that stall took both colours from 11.5 ns to 22 ns). A 16-byte load
+    /// that matches one such store (or lies inside a wider one) is forwarded.
+    #[target_feature(enable = "avx512f")]
+    fn load(b: &Bitboard) -> __m512i {
+        /// 16 bytes with alignment 1, so that a volatile read of it is an unaligned load.
+        #[derive(Copy, Clone)]
+        #[repr(C, packed)]
+        struct Unaligned(__m128i);
+        let words = b.0.as_ptr().cast::<Unaligned>();
+        // Safety: `b` holds WORDS = 6 u64s (48 bytes); the three 16-byte reads cover words 0..2,
+        // 2..4 and 4..6, all inside `b`, and `Unaligned` needs no alignment. They are volatile
+        // only so that LLVM keeps them as three 16-byte loads instead of merging the first two
+        // into one 32-byte load.
+        let [w01, w23, w45] = unsafe {
+            [
+                std::ptr::read_volatile(words).0,
+                std::ptr::read_volatile(words.add(1)).0,
+                std::ptr::read_volatile(words.add(2)).0,
+            ]
+        };
+        let v = _mm512_inserti32x4::<1>(_mm512_zextsi128_si512(w01), w23);
+        _mm512_inserti32x4::<2>(v, w45)
+    }
+
+    /// Writes the six low lanes to `out` with a 32-byte and a 16-byte store.
+    #[target_feature(enable = "avx512f")]
+    fn store(v: __m512i, out: &mut Bitboard) {
+        let words = out.0.as_mut_ptr();
+        // Safety: `out` holds WORDS = 6 u64s (48 bytes): words 0..4 take the 32-byte store and
+        // words 4..6 the 16-byte store, both unaligned stores inside `out`.
+        unsafe {
+            _mm256_storeu_si256(words.cast::<__m256i>(), _mm512_castsi512_si256(v));
+            _mm_storeu_si128(
+                words.add(4).cast::<__m128i>(),
+                _mm512_extracti32x4_epi32::<2>(v),
+            );
+        }
+    }
+
+    /// Defines the kernel for one colour (`$kernel`) and the entry points for one colour (`$one`)
+    /// and both (`$both`), all compiled for `$features`, with the cross-word shifts `$shl`/`$shr`.
     /// Same steps as [`super::kernel`].
-    #[target_feature(enable = "avx512f")]
-    fn kernel(m: &[__m512i; 8], own: __m512i, empty: __m512i) -> __m512i {
-        let (or, and) = (_mm512_or_si512, _mm512_and_si512);
-        let [bottom, top, left, right, tlc, trc, blc, brc] = *m;
-        let eyelike = and(
-            and(empty, or(shr!(own, 20, 44), bottom)),
-            and(
-                or(shl!(own, 20, 44), top),
-                and(or(shl!(own, 1, 63), left), or(shr!(own, 1, 63), right)),
-            ),
-        );
-        let tl = or(shl!(own, 21, 43), tlc);
-        let tr = or(shl!(own, 19, 45), trc);
-        let bl = or(shr!(own, 19, 45), blc);
-        let br = or(shr!(own, 21, 43), brc);
-        let t = or(tl, tr);
-        let b = or(bl, br);
-        let rule24 = and(and(or(t, bl), or(tl, b)), and(or(tr, b), or(t, br)));
-        and(eyelike, rule24)
+    macro_rules! kernels {
+        ($features:literal, $kernel:ident, $one:ident, $both:ident, $shl:ident, $shr:ident) => {
+            #[target_feature(enable = $features)]
+            fn $kernel(m: &Masks, own: __m512i, empty: __m512i) -> __m512i {
+                let (or, and) = (_mm512_or_si512, _mm512_and_si512);
+                let zero = _mm512_setzero_si512();
+                // prev = [0, w0, .., w6], next = [w1, .., w7, 0].
+                let prev = _mm512_alignr_epi64::<7>(own, zero);
+                let next = _mm512_alignr_epi64::<1>(zero, own);
+                let eyelike = and(
+                    and(empty, or($shr!(own, next, 20), m.bottom)),
+                    and(
+                        or($shl!(own, prev, 20), m.top),
+                        and(
+                            or($shl!(own, prev, 1), m.left),
+                            or($shr!(own, next, 1), m.right),
+                        ),
+                    ),
+                );
+                let tl = or($shl!(own, prev, 21), m.top_left);
+                let tr = or($shl!(own, prev, 19), m.top_right);
+                let bl = or($shr!(own, next, 19), m.bottom_left);
+                let br = or($shr!(own, next, 21), m.bottom_right);
+                let t = or(tl, tr);
+                let b = or(bl, br);
+                let rule24 = and(and(or(t, bl), or(tl, b)), and(or(tr, b), or(t, br)));
+                and(eyelike, rule24)
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn $one(m: &LaneMasks, own: &Bitboard, empty: &Bitboard) -> Bitboard {
+                let mut out = Bitboard::EMPTY;
+                store($kernel(&masks(m), load(own), load(empty)), &mut out);
+                out
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn $both(
+                m: &LaneMasks,
+                black: &Bitboard,
+                white: &Bitboard,
+            ) -> [Bitboard; 2] {
+                let k = masks(m);
+                let (black, white) = (load(black), load(white));
+                let empty = _mm512_andnot_si512(_mm512_or_si512(black, white), k.board);
+                let mut out = [Bitboard::EMPTY; 2];
+                store($kernel(&k, black, empty), &mut out[0]);
+                store($kernel(&k, white, empty), &mut out[1]);
+                out
+            }
+        };
     }
 
-    #[target_feature(enable = "avx512f")]
-    fn masks(m: &LaneMasks) -> [__m512i; 8] {
-        [
-            load(&m.bottom),
-            load(&m.top),
-            load(&m.left),
-            load(&m.right),
-            load(&m.top_left),
-            load(&m.top_right),
-            load(&m.bottom_left),
-            load(&m.bottom_right),
-        ]
-    }
-
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn one(m: &LaneMasks, own: &Bitboard, empty: &Bitboard) -> Bitboard {
-        store(kernel(&masks(m), load(&own.0), load(&empty.0)))
-    }
-
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn both(m: &LaneMasks, black: &Bitboard, white: &Bitboard) -> [Bitboard; 2] {
-        let (black, white) = (load(&black.0), load(&white.0));
-        let empty = _mm512_andnot_si512(_mm512_or_si512(black, white), load(&m.board));
-        let k = masks(m);
-        [
-            store(kernel(&k, black, empty)),
-            store(kernel(&k, white, empty)),
-        ]
-    }
+    kernels!("avx512f", kernel_f, one_f, both_f, shl_f, shr_f);
+    kernels!(
+        "avx512f,avx512vbmi2",
+        kernel_vbmi2,
+        one_vbmi2,
+        both_vbmi2,
+        shl_vbmi2,
+        shr_vbmi2
+    );
 }
 
 /// The per-geometry masks the whole-board eye computation needs, built once.
@@ -290,6 +413,29 @@ impl EyeMasks {
         self
     }
 
+    /// The same masks, not using AVX-512 VBMI2 even where the CPU has it (AVX-512F alone if the
+    /// CPU has that, else portable): for comparisons and for the tests, which check every path.
+    #[must_use]
+    pub fn without_vbmi2(mut self) -> EyeMasks {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == Isa::Avx512Vbmi2 {
+            self.isa = Isa::Avx512;
+        }
+        self
+    }
+
+    /// The code path the masks compute with: `"portable"`, `"avx512f"` or `"avx512vbmi2"`.
+    #[must_use]
+    pub const fn isa_name(&self) -> &'static str {
+        match self.isa {
+            Isa::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => "avx512f",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vbmi2 => "avx512vbmi2",
+        }
+    }
+
     /// The geometry the masks were built for.
     #[must_use]
     pub const fn geometry(&self) -> &Geometry {
@@ -307,10 +453,13 @@ impl EyeMasks {
     #[inline]
     pub fn eyes(&self, own: Bitboard, empty: Bitboard) -> Bitboard {
         match self.isa {
-            Isa::Portable => unlanes(kernel(&self.masks, lanes(own), lanes(empty))),
+            Isa::Portable => portable_one(&self.masks, &own, &empty),
             // Safety: `isa` is Avx512 only when `Isa::detect` saw AVX-512F on this CPU.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { avx512::one(&self.masks, &own, &empty) },
+            Isa::Avx512 => unsafe { avx512::one_f(&self.masks, &own, &empty) },
+            // Safety: `isa` is Avx512Vbmi2 only when `Isa::detect` saw AVX-512F and AVX-512 VBMI2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vbmi2 => unsafe { avx512::one_vbmi2(&self.masks, &own, &empty) },
         }
     }
 
@@ -319,10 +468,13 @@ impl EyeMasks {
     #[inline]
     pub fn eyes_both(&self, black: Bitboard, white: Bitboard) -> [Bitboard; 2] {
         match self.isa {
-            Isa::Portable => kernel_both(&self.masks, lanes(black), lanes(white)).map(unlanes),
+            Isa::Portable => portable_both(&self.masks, &black, &white),
             // Safety: `isa` is Avx512 only when `Isa::detect` saw AVX-512F on this CPU.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { avx512::both(&self.masks, &black, &white) },
+            Isa::Avx512 => unsafe { avx512::both_f(&self.masks, &black, &white) },
+            // Safety: `isa` is Avx512Vbmi2 only when `Isa::detect` saw AVX-512F and AVX-512 VBMI2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vbmi2 => unsafe { avx512::both_vbmi2(&self.masks, &black, &white) },
         }
     }
 }
