@@ -100,6 +100,9 @@ struct LaneMasks {
     top_right: Lanes,
     bottom_left: Lanes,
     bottom_right: Lanes,
+    /// `top_left | top_right` and `bottom_left | bottom_right` (for the AVX-512 kernel).
+    top_corners: Lanes,
+    bottom_corners: Lanes,
 }
 
 /// The seed's computation for one colour; see [`EyeMasks::eyes`] for why the shifts are raw.
@@ -184,8 +187,8 @@ mod avx512 {
         __m128i, __m256i, __m512i, _mm256_storeu_si256, _mm512_alignr_epi64, _mm512_and_si512,
         _mm512_andnot_si512, _mm512_castsi512_si256, _mm512_extracti32x4_epi32, _mm512_inserti32x4,
         _mm512_load_si512, _mm512_or_si512, _mm512_setzero_si512, _mm512_shldi_epi64,
-        _mm512_shrdi_epi64, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_zextsi128_si512,
-        _mm_storeu_si128,
+        _mm512_shrdi_epi64, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_ternarylogic_epi64,
+        _mm512_zextsi128_si512, _mm_storeu_si128,
     };
 
     use super::{LaneMasks, Lanes};
@@ -237,6 +240,8 @@ mod avx512 {
         top_right: __m512i,
         bottom_left: __m512i,
         bottom_right: __m512i,
+        top_corners: __m512i,
+        bottom_corners: __m512i,
     }
 
     /// One aligned 64-byte load of a mask's eight lanes.
@@ -259,6 +264,8 @@ mod avx512 {
             top_right: load_lanes(&m.top_right),
             bottom_left: load_lanes(&m.bottom_left),
             bottom_right: load_lanes(&m.bottom_right),
+            top_corners: load_lanes(&m.top_corners),
+            bottom_corners: load_lanes(&m.bottom_corners),
         }
     }
 
@@ -306,38 +313,84 @@ mod avx512 {
         }
     }
 
-    /// Defines the kernel for one colour (`$kernel`) and the entry points for one colour (`$one`)
-    /// and both (`$both`), all compiled for `$features`, with the cross-word shifts `$shl`/`$shr`.
-    /// Same steps as [`super::kernel`].
-    macro_rules! kernels {
-        ($features:literal, $kernel:ident, $one:ident, $both:ident, $shl:ident, $shr:ident) => {
-            #[target_feature(enable = $features)]
-            fn $kernel(m: &Masks, own: __m512i, empty: __m512i) -> __m512i {
-                let (or, and) = (_mm512_or_si512, _mm512_and_si512);
-                let zero = _mm512_setzero_si512();
-                // prev = [0, w0, .., w6], next = [w1, .., w7, 0].
-                let prev = _mm512_alignr_epi64::<7>(own, zero);
-                let next = _mm512_alignr_epi64::<1>(zero, own);
-                let eyelike = and(
-                    and(empty, or($shr!(own, next, 20), m.bottom)),
-                    and(
-                        or($shl!(own, prev, 20), m.top),
-                        and(
-                            or($shl!(own, prev, 1), m.left),
-                            or($shr!(own, next, 1), m.right),
-                        ),
-                    ),
-                );
-                let tl = or($shl!(own, prev, 21), m.top_left);
-                let tr = or($shl!(own, prev, 19), m.top_right);
-                let bl = or($shr!(own, next, 19), m.bottom_left);
-                let br = or($shr!(own, next, 21), m.bottom_right);
-                let t = or(tl, tr);
-                let b = or(bl, br);
-                let rule24 = and(and(or(t, bl), or(tl, b)), and(or(tr, b), or(t, br)));
-                and(eyelike, rule24)
-            }
+    /// `vpternlogq` truth tables (operands a, b, c are 0xF0, 0xCC, 0xAA): a & (b | c),
+    /// a | b | c, a & b & c.
+    const AND_OR: i32 = 0xF0 & (0xCC | 0xAA);
+    const OR3: i32 = 0xF0 | 0xCC | 0xAA;
+    const AND3: i32 = 0xF0 & 0xCC & 0xAA;
 
+    /// One three-input logic instruction with truth table `$imm`.
+    macro_rules! tern {
+        ($imm:ident, $a:expr, $b:expr, $c:expr) => {
+            _mm512_ternarylogic_epi64::<$imm>($a, $b, $c)
+        };
+    }
+
+    /// The kernel for one colour with AVX-512F alone: the seed's steps as in [`super::kernel`].
+    /// Written with plain ORs and ANDs, LLVM fuses each shift's OR with the mask OR after it
+    /// into one `vpternlogq` (explicit three-input logic as in [`kernel_vbmi2`] measured slower
+    /// here: 16.4 ns against 14.6 ns for both colours).
+    #[target_feature(enable = "avx512f")]
+    fn kernel_f(m: &Masks, own: __m512i, empty: __m512i) -> __m512i {
+        let (or, and) = (_mm512_or_si512, _mm512_and_si512);
+        let zero = _mm512_setzero_si512();
+        // prev = [0, w0, .., w6], next = [w1, .., w7, 0].
+        let prev = _mm512_alignr_epi64::<7>(own, zero);
+        let next = _mm512_alignr_epi64::<1>(zero, own);
+        let eyelike = and(
+            and(empty, or(shr_f!(own, next, 20), m.bottom)),
+            and(
+                or(shl_f!(own, prev, 20), m.top),
+                and(
+                    or(shl_f!(own, prev, 1), m.left),
+                    or(shr_f!(own, next, 1), m.right),
+                ),
+            ),
+        );
+        let tl = or(shl_f!(own, prev, 21), m.top_left);
+        let tr = or(shl_f!(own, prev, 19), m.top_right);
+        let bl = or(shr_f!(own, next, 19), m.bottom_left);
+        let br = or(shr_f!(own, next, 21), m.bottom_right);
+        let t = or(tl, tr);
+        let b = or(bl, br);
+        let rule24 = and(and(or(t, bl), or(tl, b)), and(or(tr, b), or(t, br)));
+        and(eyelike, rule24)
+    }
+
+    /// The kernel for one colour with AVX-512F and VBMI2: 8 funnel shifts and 12 three-input
+    /// logic instructions. The seed's terms `t|bl`, `tl|b`, `tr|b`, `t|br` with
+    /// `tl = x | top_left` (and so on) are written out as ORs of three, so that each is one
+    /// `vpternlogq`, and the four are ANDed with eye-like in two more.
+    #[target_feature(enable = "avx512f,avx512vbmi2")]
+    fn kernel_vbmi2(m: &Masks, own: __m512i, empty: __m512i) -> __m512i {
+        let zero = _mm512_setzero_si512();
+        // prev = [0, w0, .., w6], next = [w1, .., w7, 0].
+        let prev = _mm512_alignr_epi64::<7>(own, zero);
+        let next = _mm512_alignr_epi64::<1>(zero, own);
+        // Eye-like: empty, and each neighbour own or off the board (one op per side).
+        let e = tern!(AND_OR, empty, shr_vbmi2!(own, next, 20), m.bottom);
+        let e = tern!(AND_OR, e, shl_vbmi2!(own, prev, 20), m.top);
+        let e = tern!(AND_OR, e, shl_vbmi2!(own, prev, 1), m.left);
+        let e = tern!(AND_OR, e, shr_vbmi2!(own, next, 1), m.right);
+        // Raw diagonal planes (x: top-left diagonal own, y: top-right, z: bottom-left,
+        // w: bottom-right); the virtual stones join through the corner masks.
+        let x = shl_vbmi2!(own, prev, 21);
+        let y = shl_vbmi2!(own, prev, 19);
+        let z = shr_vbmi2!(own, next, 19);
+        let w = shr_vbmi2!(own, next, 21);
+        let t = tern!(OR3, x, y, m.top_corners); // tl | tr
+        let b = tern!(OR3, z, w, m.bottom_corners); // bl | br
+        let t_bl = tern!(OR3, t, z, m.bottom_left);
+        let tl_b = tern!(OR3, x, m.top_left, b);
+        let tr_b = tern!(OR3, y, m.top_right, b);
+        let t_br = tern!(OR3, t, w, m.bottom_right);
+        tern!(AND3, tern!(AND3, e, t_bl, tl_b), tr_b, t_br)
+    }
+
+    /// Defines the entry points for one colour (`$one`) and both (`$both`), compiled for
+    /// `$features`, around `$kernel`.
+    macro_rules! entry_points {
+        ($features:literal, $kernel:ident, $one:ident, $both:ident) => {
             #[target_feature(enable = $features)]
             pub(super) fn $one(m: &LaneMasks, own: &Bitboard, empty: &Bitboard) -> Bitboard {
                 let mut out = Bitboard::EMPTY;
@@ -362,15 +415,8 @@ mod avx512 {
         };
     }
 
-    kernels!("avx512f", kernel_f, one_f, both_f, shl_f, shr_f);
-    kernels!(
-        "avx512f,avx512vbmi2",
-        kernel_vbmi2,
-        one_vbmi2,
-        both_vbmi2,
-        shl_vbmi2,
-        shr_vbmi2
-    );
+    entry_points!("avx512f", kernel_f, one_f, both_f);
+    entry_points!("avx512f,avx512vbmi2", kernel_vbmi2, one_vbmi2, both_vbmi2);
 }
 
 /// The per-geometry masks the whole-board eye computation needs, built once.
@@ -400,6 +446,8 @@ impl EyeMasks {
                 top_right: corner(0, last_col),
                 bottom_left: corner(last_row, 0),
                 bottom_right: corner(last_row, last_col),
+                top_corners: or(corner(0, 0), corner(0, last_col)),
+                bottom_corners: or(corner(last_row, 0), corner(last_row, last_col)),
             },
             isa: Isa::detect(),
         }
