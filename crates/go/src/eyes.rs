@@ -19,8 +19,10 @@
 //! the seed's nine-operation form of "at least two of four":
 //! `t = tl|tr; b = bl|br; rule24 = (t|bl) & (tl|b) & (tr|b) & (t|br)`. The corner points and
 //! edge masks are built once per geometry in [`EyeMasks::new`]. On a CPU with AVX-512F (detected at
-//! run time, once per [`EyeMasks`]) a whole bitboard sits in one register; elsewhere the same
-//! steps run on plain 64-bit words ([`EyeMasks::portable`] forces that path; the tests check both).
+//! run time, once per [`EyeMasks`]) a whole bitboard sits in one register, and with AVX-512 VBMI2
+//! each shift across 64-bit lanes is one funnel shift; elsewhere the same steps run on plain
+//! 64-bit words ([`EyeMasks::portable`] and [`EyeMasks::without_vbmi2`] force the other paths;
+//! the tests check every path against the reference).
 //!
 //! **Degenerate boards.** The virtual stones sit at those four coordinates whatever the size, so on
 //! a 1xN board the two end points each see two virtual diagonals (`(-1,-1)` and `(1,-1)` on the left)
