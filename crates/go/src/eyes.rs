@@ -466,6 +466,7 @@ impl EyeMasks {
     /// The same masks, not using AVX-512 VBMI2 even where the CPU has it (AVX-512F alone if the
     /// CPU has that, else portable): for comparisons and for the tests, which check every path.
     #[must_use]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     pub fn without_vbmi2(mut self) -> EyeMasks {
         #[cfg(target_arch = "x86_64")]
         if self.isa == Isa::Avx512Vbmi2 {
