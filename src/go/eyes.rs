@@ -143,7 +143,12 @@ struct EyesJson {
     white: Vec<[usize; 2]>,
 }
 
-/// Median nanoseconds per call of `f` over a few timed batches.
+/// Median nanoseconds per call of `f` over timed batches.
+///
+/// Keep each batch well under the scheduler's 4 ms tick: on a shared machine another task takes
+/// the core for a whole tick at a time, and with batches of about a tick (as before: 200,000
+/// eye calls, 2.2 ms) half of them included such a gap, so the median jumped between 11 and 31
+/// ns from run to run. Short batches put each gap in one batch, which the median discards.
 fn median_ns(batches: usize, per_batch: u32, mut f: impl FnMut()) -> f64 {
     let mut times: Vec<f64> = (0..batches)
         .map(|_| {
@@ -198,14 +203,14 @@ pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
         })
         .collect();
     let mut next = 0;
-    let eyes_ns = median_ns(21, 200_000, || {
+    let eyes_ns = median_ns(201, 20_000, || {
         let [black, white] = black_box(&positions)[next % POSITIONS];
         next += 1;
         black_box(masks.eyes_both(black, white));
     });
     // The naive reference over the same positions.
     let mut next = 0;
-    let eyes_naive_ns = median_ns(11, 512, || {
+    let eyes_naive_ns = median_ns(101, 32, || {
         let [black, white] = black_box(&positions)[next % POSITIONS];
         next += 1;
         let empty = g.not(black | white);
