@@ -16,6 +16,8 @@ fn exhaustive(rows: usize, cols: usize) -> u64 {
     let g = Geometry::new(rows, cols).unwrap();
     let masks = EyeMasks::new(g);
     let portable = masks.portable();
+    // AVX-512F without VBMI2 where the CPU has both (else the same path as `masks`).
+    let no_vbmi2 = masks.without_vbmi2();
     let points: Vec<Point> = g.points().collect();
     let n = points.len();
     // Base-3 counter (its trailing 2s say which Gray digit moves) and the Gray digits, which are
@@ -42,7 +44,11 @@ fn exhaustive(rows: usize, cols: usize) -> u64 {
             "{rows}x{cols} black {black:?} white {white:?}: bitboard {eb:?}/{ew:?}, naive {ref_black:?}/{ref_white:?}"
         );
         assert_eq!(portable.eyes_both(black, white), [eb, ew]);
+        assert_eq!(no_vbmi2.eyes_both(black, white), [eb, ew]);
         assert_eq!(masks.eyes(white, empty), ew);
+        assert_eq!(masks.eyes(black, empty), eb);
+        assert_eq!(portable.eyes(white, empty), ew);
+        assert_eq!(no_vbmi2.eyes(black, empty), eb);
         if checked % 50_000 == 0 {
             assert_eq!(ref_black, eyes_naive(&g, black, empty));
             assert_eq!(ref_white, eyes_naive(&g, white, empty));
@@ -77,6 +83,26 @@ fn exhaustive(rows: usize, cols: usize) -> u64 {
                     update(&mut ref_white, white, empty, q);
                 }
             }
+        }
+    }
+}
+
+/// Which code paths the tests exercise on this CPU (printed with `--nocapture`).
+#[test]
+fn code_paths() {
+    let masks = EyeMasks::new(Geometry::new(19, 19).unwrap());
+    println!(
+        "detected {}, without VBMI2 {}, portable {}",
+        masks.isa_name(),
+        masks.without_vbmi2().isa_name(),
+        masks.portable().isa_name()
+    );
+    assert_eq!(masks.portable().isa_name(), "portable");
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        assert_eq!(masks.without_vbmi2().isa_name(), "avx512f");
+        if std::arch::is_x86_feature_detected!("avx512vbmi2") {
+            assert_eq!(masks.isa_name(), "avx512vbmi2");
         }
     }
 }
@@ -122,13 +148,18 @@ fn random_positions_9_13_19() {
         let g = Geometry::new(size, size).unwrap();
         let masks = EyeMasks::new(g);
         let portable = masks.portable();
+        let no_vbmi2 = masks.without_vbmi2();
         for _ in 0..340_000 {
             let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
             let [black, white] = rng.position(&g, empty_pct, black_pct);
             let empty = g.not(black | white);
             let [eb, ew] = masks.eyes_both(black, white);
             assert_eq!(portable.eyes_both(black, white), [eb, ew]);
+            assert_eq!(no_vbmi2.eyes_both(black, white), [eb, ew]);
             assert_eq!(masks.eyes(black, empty), eb);
+            assert_eq!(masks.eyes(white, empty), ew);
+            assert_eq!(portable.eyes(white, empty), ew);
+            assert_eq!(no_vbmi2.eyes(white, empty), ew);
             assert_eq!(eb, eyes_naive(&g, black, empty), "{size}x{size} black");
             assert_eq!(ew, eyes_naive(&g, white, empty), "{size}x{size} white");
             checked += 1;

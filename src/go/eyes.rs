@@ -143,7 +143,12 @@ struct EyesJson {
     white: Vec<[usize; 2]>,
 }
 
-/// Median nanoseconds per call of `f` over a few timed batches.
+/// Median nanoseconds per call of `f` over timed batches.
+///
+/// Keep each batch well under the scheduler's 4 ms tick: on a shared machine another task takes
+/// the core for a whole tick at a time, and with batches of about a tick (as before: 200,000
+/// eye calls, 2.2 ms) half of them included such a gap, so the median jumped between 11 and 31
+/// ns from run to run. Short batches put each gap in one batch, which the median discards.
 fn median_ns(batches: usize, per_batch: u32, mut f: impl FnMut()) -> f64 {
     let mut times: Vec<f64> = (0..batches)
         .map(|_| {
@@ -183,13 +188,31 @@ pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
     use std::hint::black_box;
     let g = Geometry::new(19, 19)?;
     let masks = EyeMasks::new(g);
-    // A fixed position: about 40% black, 40% white.
-    let [black, white] = Rng::new(19).position(&g, 20, 50);
-    let eyes_ns = median_ns(21, 200_000, || {
-        black_box(masks.eyes_both(black_box(black), black_box(white)));
+    // 256 random positions, each with its own stone density (sparse, dense and eye-rich boards all
+    // occur), cycled through so that no call sees the position of the call before: the compiler
+    // cannot hoist the work, and the inputs come from memory as they would in real use (a copy of
+    // one fixed position, as before, made every call pay a store-to-load forwarding stall).
+    // `black_box` hides the positions and swallows each result; one call is one whole-board eye
+    // computation of both colours.
+    const POSITIONS: usize = 256;
+    let mut rng = Rng::new(19);
+    let positions: Vec<[Bitboard; 2]> = (0..POSITIONS)
+        .map(|_| {
+            let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
+            rng.position(&g, empty_pct, black_pct)
+        })
+        .collect();
+    let mut next = 0;
+    let eyes_ns = median_ns(201, 20_000, || {
+        let [black, white] = black_box(&positions)[next % POSITIONS];
+        next += 1;
+        black_box(masks.eyes_both(black, white));
     });
-    let eyes_naive_ns = median_ns(11, 500, || {
-        let (black, white) = (black_box(black), black_box(white));
+    // The naive reference over the same positions.
+    let mut next = 0;
+    let eyes_naive_ns = median_ns(101, 32, || {
+        let [black, white] = black_box(&positions)[next % POSITIONS];
+        next += 1;
         let empty = g.not(black | white);
         black_box([eyes_naive(&g, black, empty), eyes_naive(&g, white, empty)]);
     });

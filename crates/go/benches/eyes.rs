@@ -6,27 +6,47 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use stonelab_go::playout::{Playout, PlayoutConfig};
-use stonelab_go::{eyes_naive, EyeMasks, Geometry, Rng};
+use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Rng};
 
 fn eyes(c: &mut Criterion) {
+    const POSITIONS: usize = 256;
     let g = Geometry::new(19, 19).unwrap();
     let masks = EyeMasks::new(g);
-    // About 40% black, 40% white, fixed seed.
-    let [black, white] = Rng::new(19).position(&g, 20, 50);
-    let empty = g.not(black | white);
-    c.bench_function("eyes_19x19_both", |b| {
-        b.iter(|| masks.eyes_both(black_box(black), black_box(white)))
-    });
-    let portable = masks.portable();
-    c.bench_function("eyes_19x19_both_portable", |b| {
-        b.iter(|| portable.eyes_both(black_box(black), black_box(white)))
-    });
+    // 256 random positions, each with its own density (as `stonelab go bench`), cycled through.
+    let mut rng = Rng::new(19);
+    let positions: Vec<[Bitboard; 2]> = (0..POSITIONS)
+        .map(|_| {
+            let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
+            rng.position(&g, empty_pct, black_pct)
+        })
+        .collect();
+    let mut next = 0;
+    let mut take = move || {
+        let [black, white] = black_box(&positions)[next % POSITIONS];
+        next += 1;
+        (black, white)
+    };
+    for (name, m) in [
+        ("eyes_19x19_both", masks),
+        ("eyes_19x19_both_no_vbmi2", masks.without_vbmi2()),
+        ("eyes_19x19_both_portable", masks.portable()),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                let (black, white) = take();
+                m.eyes_both(black, white)
+            })
+        });
+    }
     c.bench_function("eyes_19x19_one", |b| {
-        b.iter(|| masks.eyes(black_box(black), black_box(empty)))
+        b.iter(|| {
+            let (black, white) = take();
+            masks.eyes(black, g.not(black | white))
+        })
     });
     c.bench_function("eyes_naive_19x19_both", |b| {
         b.iter(|| {
-            let (black, white) = (black_box(black), black_box(white));
+            let (black, white) = take();
             let empty = g.not(black | white);
             [eyes_naive(&g, black, empty), eyes_naive(&g, white, empty)]
         })

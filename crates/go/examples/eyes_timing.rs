@@ -1,66 +1,64 @@
-//! Minimum-of-batches timing of whole-board eyes (robust on a shared machine).
+//! Timing of whole-board eyes (19x19, both colours) on every code path this CPU has: the fastest
+//! and the median of 101 batches (the fastest is robust on a shared machine).
+//!
+//! Each call takes the next of 256 random positions (each with its own stone density), read
+//! through `black_box`, and its answer goes to `black_box`, as in `stonelab go bench`.
+//!
+//! `cargo run --release -p stonelab-go --example eyes_timing`
 use std::hint::black_box;
 use std::time::Instant;
 use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Rng};
 
-fn min_ns(mut f: impl FnMut()) -> f64 {
-    let mut best = f64::MAX;
-    for _ in 0..100 {
-        let t = Instant::now();
-        for _ in 0..2_000 {
-            f();
-        }
-        best = best.min(t.elapsed().as_secs_f64() * 1e9 / 2_000.0);
-    }
-    best
+const POSITIONS: usize = 256;
+
+/// Fastest and median nanoseconds per call over 101 batches of `per_batch` calls.
+fn ns(per_batch: u32, mut f: impl FnMut()) -> (f64, f64) {
+    let mut times: Vec<f64> = (0..101)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..per_batch {
+                f();
+            }
+            t.elapsed().as_secs_f64() * 1e9 / f64::from(per_batch)
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[0], times[times.len() / 2])
 }
 
 fn main() {
     let g = Geometry::new(19, 19).unwrap();
     let mut rng = Rng::new(19);
-    let [black, white] = rng.position(&g, 20, 50);
+    let positions: Vec<[Bitboard; 2]> = (0..POSITIONS)
+        .map(|_| {
+            let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
+            rng.position(&g, empty_pct, black_pct)
+        })
+        .collect();
     let m = EyeMasks::new(g);
-    let p = m.portable();
-    println!(
-        "both (detected isa): {:.1} ns",
-        min_ns(|| {
-            black_box(m.eyes_both(black_box(black), black_box(white)));
-        })
-    );
-    println!(
-        "both (portable):     {:.1} ns",
-        min_ns(|| {
-            black_box(p.eyes_both(black_box(black), black_box(white)));
-        })
-    );
-    // 64 different positions, each call independent: throughput rather than one value's latency.
-    let boards: Vec<[Bitboard; 2]> = (0..64).map(|_| rng.position(&g, 20, 50)).collect();
-    let mut out = vec![[Bitboard::EMPTY; 2]; 64];
-    for (name, masks) in [("detected isa", m), ("portable", p)] {
-        let per = min_ns(|| {
-            for (o, [b, w]) in out.iter_mut().zip(black_box(&boards)) {
-                *o = masks.eyes_both(*b, *w);
-            }
-            black_box(&out);
-        }) / 64.0;
-        println!("both, 64 positions ({name}): {per:.1} ns per position");
+    let mut seen = Vec::new();
+    for masks in [m, m.without_vbmi2(), m.portable()] {
+        if seen.contains(&masks.isa_name()) {
+            continue;
+        }
+        seen.push(masks.isa_name());
+        let mut next = 0;
+        let (min, median) = ns(20_000, || {
+            let [black, white] = black_box(&positions)[next % POSITIONS];
+            next += 1;
+            black_box(masks.eyes_both(black, white));
+        });
+        println!(
+            "both ({:>11}): fastest {min:.1} ns, median {median:.1} ns",
+            masks.isa_name()
+        );
     }
-    let empty = g.not(black | white);
-    println!(
-        "one (detected isa):  {:.1} ns",
-        min_ns(|| {
-            black_box(m.eyes(black_box(black), black_box(empty)));
-        })
-    );
-    let t = Instant::now();
-    for _ in 0..2000 {
-        black_box([
-            eyes_naive(&g, black_box(black), empty),
-            eyes_naive(&g, white, empty),
-        ]);
-    }
-    println!(
-        "naive both:          {:.1} ns",
-        t.elapsed().as_secs_f64() * 1e9 / 2000.0
-    );
+    let mut next = 0;
+    let (min, median) = ns(200, || {
+        let [black, white] = black_box(&positions)[next % POSITIONS];
+        next += 1;
+        let empty = g.not(black | white);
+        black_box([eyes_naive(&g, black, empty), eyes_naive(&g, white, empty)]);
+    });
+    println!("both (      naive): fastest {min:.1} ns, median {median:.1} ns");
 }

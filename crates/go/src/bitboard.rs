@@ -528,7 +528,7 @@ mod tests {
                         seed ^= seed << 13;
                         seed ^= seed >> 7;
                         seed ^= seed << 17;
-                        if trial == 0 || seed % 3 == 0 {
+                        if trial == 0 || seed.is_multiple_of(3) {
                             b.set(p);
                         }
                     }

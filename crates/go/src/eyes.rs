@@ -19,8 +19,10 @@
 //! the seed's nine-operation form of "at least two of four":
 //! `t = tl|tr; b = bl|br; rule24 = (t|bl) & (tl|b) & (tr|b) & (t|br)`. The corner points and
 //! edge masks are built once per geometry in [`EyeMasks::new`]. On a CPU with AVX-512F (detected at
-//! run time, once per [`EyeMasks`]) a whole bitboard sits in one register; elsewhere the same
-//! steps run on plain 64-bit words ([`EyeMasks::portable`] forces that path; the tests check both).
+//! run time, once per [`EyeMasks`]) a whole bitboard sits in one register, and with AVX-512 VBMI2
+//! each shift across 64-bit lanes is one funnel shift; elsewhere the same steps run on plain
+//! 64-bit words ([`EyeMasks::portable`] and [`EyeMasks::without_vbmi2`] force the other paths;
+//! the tests check every path against the reference).
 //!
 //! **Degenerate boards.** The virtual stones sit at those four coordinates whatever the size, so on
 //! a 1xN board the two end points each see two virtual diagonals (`(-1,-1)` and `(1,-1)` on the left)
@@ -84,8 +86,10 @@ fn shr<const N: u32>(w: Lanes) -> Lanes {
     std::array::from_fn(|i| (w[i] >> N) | (next[i] << (64 - N)))
 }
 
-/// The masks of one geometry, as lanes.
+/// The masks of one geometry, as lanes. Aligned to 64 bytes so that every field (64 bytes) is one
+/// aligned AVX-512 load.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
 struct LaneMasks {
     board: Lanes,
     top: Lanes,
@@ -98,6 +102,9 @@ struct LaneMasks {
     top_right: Lanes,
     bottom_left: Lanes,
     bottom_right: Lanes,
+    /// `top_left | top_right` and `bottom_left | bottom_right` (for the AVX-512 kernel).
+    top_corners: Lanes,
+    bottom_corners: Lanes,
 }
 
 /// The seed's computation for one colour; see [`EyeMasks::eyes`] for why the shifts are raw.
@@ -122,132 +129,296 @@ fn kernel(m: &LaneMasks, own: Lanes, empty: Lanes) -> Lanes {
     and(eyelike, rule24)
 }
 
-#[inline(always)]
-fn kernel_both(m: &LaneMasks, black: Lanes, white: Lanes) -> [Lanes; 2] {
+/// Both colours on plain 64-bit words. Kept out of line so that the dispatch in
+/// [`EyeMasks::eyes_both`] stays small enough to inline into callers.
+#[inline(never)]
+fn portable_both(m: &LaneMasks, black: &Bitboard, white: &Bitboard) -> [Bitboard; 2] {
+    let (black, white) = (lanes(*black), lanes(*white));
     let empty: Lanes = std::array::from_fn(|i| m.board[i] & !(black[i] | white[i]));
-    [kernel(m, black, empty), kernel(m, white, empty)]
+    [
+        unlanes(kernel(m, black, empty)),
+        unlanes(kernel(m, white, empty)),
+    ]
+}
+
+/// One colour on plain 64-bit words (out of line, as [`portable_both`]).
+#[inline(never)]
+fn portable_one(m: &LaneMasks, own: &Bitboard, empty: &Bitboard) -> Bitboard {
+    unlanes(kernel(m, lanes(*own), lanes(*empty)))
 }
 
 /// Which instruction set the kernel runs on, chosen once per [`EyeMasks`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Isa {
     Portable,
+    /// AVX-512F: each cross-word shift is two lane shifts and an OR.
     #[cfg(target_arch = "x86_64")]
     Avx512,
+    /// AVX-512F plus VBMI2: each cross-word shift is one funnel shift (`vpshldq`/`vpshrdq`).
+    #[cfg(target_arch = "x86_64")]
+    Avx512Vbmi2,
 }
 
 impl Isa {
     fn detect() -> Isa {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx512f") {
+            if std::arch::is_x86_feature_detected!("avx512vbmi2") {
+                return Isa::Avx512Vbmi2;
+            }
             return Isa::Avx512;
         }
         Isa::Portable
     }
 }
 
-/// The kernel in AVX-512, a whole board per register. The baseline x86-64 target has only SSE2,
-/// where the six-word shifts become chains of `shld` (one port) and both colours take about 100
-/// ns; auto-vectorization of [`kernel`] under `target_feature` produced lane shuffles no faster.
-/// Here each cross-word shift is one `valignq` plus two shifts and an OR, and LLVM fuses the ANDs
-/// and ORs into `vpternlogq` (see BENCHMARKS.md for the figures).
+/// The kernel in AVX-512, a whole board (380 bits of the stride-20 layout) per register, lanes 6
+/// and 7 zero. The baseline x86-64 target has only SSE2, where the six-word shifts become chains
+/// of `shld` (one port) and both colours take about 100 ns.
+///
+/// Every cross-word shift needs the neighbouring lane: `prev` (lanes moved up by one, `valignq`)
+/// for shifts towards higher bits, `next` for shifts towards lower bits; each is computed once per
+/// colour and shared by its four shifts. With VBMI2 a shift is then one `vpshldq`/`vpshrdq`
+/// (funnel shift of a lane with its neighbour); with AVX-512F alone it is two lane shifts and an
+/// OR that LLVM fuses into the `vpternlogq`s. The masks are aligned loads that fold into the
+/// logic instructions, the bitboards are read with one masked load each, and the answers are
+/// written with plain 32- and 16-byte stores (a masked store cannot forward to a later load).
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::{
-        __m512i, _mm512_alignr_epi64, _mm512_and_si512, _mm512_andnot_si512,
-        _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_setzero_si512,
-        _mm512_slli_epi64, _mm512_srli_epi64,
+        __m128i, __m256i, __m512i, _mm256_storeu_si256, _mm512_alignr_epi64, _mm512_and_si512,
+        _mm512_andnot_si512, _mm512_castsi512_si256, _mm512_extracti32x4_epi32, _mm512_inserti32x4,
+        _mm512_load_si512, _mm512_or_si512, _mm512_setzero_si512, _mm512_shldi_epi64,
+        _mm512_shrdi_epi64, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_ternarylogic_epi64,
+        _mm512_zextsi128_si512, _mm_storeu_si128,
     };
 
-    use super::LaneMasks;
-    use crate::bitboard::{Bitboard, WORDS};
+    use super::{LaneMasks, Lanes};
+    use crate::bitboard::Bitboard;
 
-    /// The lanes that hold a bitboard's words.
-    const WORD_LANES: u8 = (1 << WORDS) - 1;
-
-    /// Towards higher bit indices by `$n` bits (`$m` = 64 - `$n`).
-    macro_rules! shl {
-        ($w:expr, $n:literal, $m:literal) => {{
-            let prev = _mm512_alignr_epi64::<7>($w, _mm512_setzero_si512());
-            _mm512_or_si512(_mm512_slli_epi64::<$n>($w), _mm512_srli_epi64::<$m>(prev))
-        }};
+    /// Towards higher bit indices by `$n` bits, `$prev` the lanes moved up by one (AVX-512F).
+    macro_rules! shl_f {
+        ($w:expr, $prev:expr, $n:literal) => {
+            _mm512_or_si512(
+                _mm512_slli_epi64::<$n>($w),
+                _mm512_srli_epi64::<{ 64 - $n }>($prev),
+            )
+        };
     }
 
-    /// Towards lower bit indices by `$n` bits (`$m` = 64 - `$n`).
-    macro_rules! shr {
-        ($w:expr, $n:literal, $m:literal) => {{
-            let next = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), $w);
-            _mm512_or_si512(_mm512_srli_epi64::<$n>($w), _mm512_slli_epi64::<$m>(next))
-        }};
+    /// Towards lower bit indices by `$n` bits, `$next` the lanes moved down by one (AVX-512F).
+    macro_rules! shr_f {
+        ($w:expr, $next:expr, $n:literal) => {
+            _mm512_or_si512(
+                _mm512_srli_epi64::<$n>($w),
+                _mm512_slli_epi64::<{ 64 - $n }>($next),
+            )
+        };
     }
 
-    /// Loads the six words of a bitboard (or of a mask's lanes) into the low lanes, zeros above.
+    /// Towards higher bit indices by `$n` bits: the upper half of `$w:$prev` shifted left.
+    macro_rules! shl_vbmi2 {
+        ($w:expr, $prev:expr, $n:literal) => {
+            _mm512_shldi_epi64::<$n>($w, $prev)
+        };
+    }
+
+    /// Towards lower bit indices by `$n` bits: the lower half of `$next:$w` shifted right.
+    macro_rules! shr_vbmi2 {
+        ($w:expr, $next:expr, $n:literal) => {
+            _mm512_shrdi_epi64::<$n>($w, $next)
+        };
+    }
+
+    /// The masks as registers.
+    #[derive(Copy, Clone)]
+    struct Masks {
+        board: __m512i,
+        top: __m512i,
+        bottom: __m512i,
+        left: __m512i,
+        right: __m512i,
+        top_left: __m512i,
+        top_right: __m512i,
+        bottom_left: __m512i,
+        bottom_right: __m512i,
+        top_corners: __m512i,
+        bottom_corners: __m512i,
+    }
+
+    /// One aligned 64-byte load of a mask's eight lanes.
     #[target_feature(enable = "avx512f")]
-    fn load(words: &[u64]) -> __m512i {
-        assert!(words.len() >= WORDS);
-        // Safety: the mask reads only the first WORDS (checked) u64s, unaligned.
-        unsafe { _mm512_maskz_loadu_epi64(WORD_LANES, words.as_ptr().cast()) }
+    fn load_lanes(l: &Lanes) -> __m512i {
+        // Safety: `l` is 64 bytes inside a `LaneMasks`, which is `repr(C, align(64))` with every
+        // field 64 bytes long, so the pointer is 64-byte aligned and the load stays inside `l`.
+        unsafe { _mm512_load_si512(l.as_ptr().cast()) }
     }
 
     #[target_feature(enable = "avx512f")]
-    fn store(v: __m512i) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
-        // Safety: the mask writes only the WORDS u64s of `out`, unaligned.
-        unsafe { _mm512_mask_storeu_epi64(out.0.as_mut_ptr().cast(), WORD_LANES, v) };
-        out
+    fn masks(m: &LaneMasks) -> Masks {
+        Masks {
+            board: load_lanes(&m.board),
+            top: load_lanes(&m.top),
+            bottom: load_lanes(&m.bottom),
+            left: load_lanes(&m.left),
+            right: load_lanes(&m.right),
+            top_left: load_lanes(&m.top_left),
+            top_right: load_lanes(&m.top_right),
+            bottom_left: load_lanes(&m.bottom_left),
+            bottom_right: load_lanes(&m.bottom_right),
+            top_corners: load_lanes(&m.top_corners),
+            bottom_corners: load_lanes(&m.bottom_corners),
+        }
     }
 
-    /// Same steps as [`super::kernel`].
+    /// The six words of a bitboard in the low lanes, zeros above, read as three 16-byte loads.
+    ///
+    /// One masked 64-byte load would be fewer instructions, but a caller that passes a bitboard
+    /// by value has usually just copied it to the stack with 16-byte stores, and a load that
+    /// spans several stores cannot take its data from the store buffer: it waits for the stores
+    /// to reach the cache (in `stonelab go bench`, that stall took both colours from 11.5 ns to 22 ns). A 16-byte load
+    /// that matches one such store (or lies inside a wider one) is forwarded.
     #[target_feature(enable = "avx512f")]
-    fn kernel(m: &[__m512i; 8], own: __m512i, empty: __m512i) -> __m512i {
+    fn load(b: &Bitboard) -> __m512i {
+        /// 16 bytes with alignment 1, so that a volatile read of it is an unaligned load.
+        #[derive(Copy, Clone)]
+        #[repr(C, packed)]
+        struct Unaligned(__m128i);
+        let words = b.0.as_ptr().cast::<Unaligned>();
+        // Safety: `b` holds WORDS = 6 u64s (48 bytes); the three 16-byte reads cover words 0..2,
+        // 2..4 and 4..6, all inside `b`, and `Unaligned` needs no alignment. They are volatile
+        // only so that LLVM keeps them as three 16-byte loads instead of merging the first two
+        // into one 32-byte load.
+        let [w01, w23, w45] = unsafe {
+            [
+                std::ptr::read_volatile(words).0,
+                std::ptr::read_volatile(words.add(1)).0,
+                std::ptr::read_volatile(words.add(2)).0,
+            ]
+        };
+        let v = _mm512_inserti32x4::<1>(_mm512_zextsi128_si512(w01), w23);
+        _mm512_inserti32x4::<2>(v, w45)
+    }
+
+    /// Writes the six low lanes to `out` with a 32-byte and a 16-byte store.
+    #[target_feature(enable = "avx512f")]
+    fn store(v: __m512i, out: &mut Bitboard) {
+        let words = out.0.as_mut_ptr();
+        // Safety: `out` holds WORDS = 6 u64s (48 bytes): words 0..4 take the 32-byte store and
+        // words 4..6 the 16-byte store, both unaligned stores inside `out`.
+        unsafe {
+            _mm256_storeu_si256(words.cast::<__m256i>(), _mm512_castsi512_si256(v));
+            _mm_storeu_si128(
+                words.add(4).cast::<__m128i>(),
+                _mm512_extracti32x4_epi32::<2>(v),
+            );
+        }
+    }
+
+    /// `vpternlogq` truth tables (operands a, b, c are 0xF0, 0xCC, 0xAA): a & (b | c),
+    /// a | b | c, a & b & c.
+    const AND_OR: i32 = 0xF0 & (0xCC | 0xAA);
+    const OR3: i32 = 0xF0 | 0xCC | 0xAA;
+    const AND3: i32 = 0xF0 & 0xCC & 0xAA;
+
+    /// One three-input logic instruction with truth table `$imm`.
+    macro_rules! tern {
+        ($imm:ident, $a:expr, $b:expr, $c:expr) => {
+            _mm512_ternarylogic_epi64::<$imm>($a, $b, $c)
+        };
+    }
+
+    /// The kernel for one colour with AVX-512F alone: the seed's steps as in [`super::kernel`].
+    /// Written with plain ORs and ANDs, LLVM fuses each shift's OR with the mask OR after it
+    /// into one `vpternlogq` (explicit three-input logic as in [`kernel_vbmi2`] measured slower
+    /// here: 16.4 ns against 14.6 ns for both colours).
+    #[target_feature(enable = "avx512f")]
+    fn kernel_f(m: &Masks, own: __m512i, empty: __m512i) -> __m512i {
         let (or, and) = (_mm512_or_si512, _mm512_and_si512);
-        let [bottom, top, left, right, tlc, trc, blc, brc] = *m;
+        let zero = _mm512_setzero_si512();
+        // prev = [0, w0, .., w6], next = [w1, .., w7, 0].
+        let prev = _mm512_alignr_epi64::<7>(own, zero);
+        let next = _mm512_alignr_epi64::<1>(zero, own);
         let eyelike = and(
-            and(empty, or(shr!(own, 20, 44), bottom)),
+            and(empty, or(shr_f!(own, next, 20), m.bottom)),
             and(
-                or(shl!(own, 20, 44), top),
-                and(or(shl!(own, 1, 63), left), or(shr!(own, 1, 63), right)),
+                or(shl_f!(own, prev, 20), m.top),
+                and(
+                    or(shl_f!(own, prev, 1), m.left),
+                    or(shr_f!(own, next, 1), m.right),
+                ),
             ),
         );
-        let tl = or(shl!(own, 21, 43), tlc);
-        let tr = or(shl!(own, 19, 45), trc);
-        let bl = or(shr!(own, 19, 45), blc);
-        let br = or(shr!(own, 21, 43), brc);
+        let tl = or(shl_f!(own, prev, 21), m.top_left);
+        let tr = or(shl_f!(own, prev, 19), m.top_right);
+        let bl = or(shr_f!(own, next, 19), m.bottom_left);
+        let br = or(shr_f!(own, next, 21), m.bottom_right);
         let t = or(tl, tr);
         let b = or(bl, br);
         let rule24 = and(and(or(t, bl), or(tl, b)), and(or(tr, b), or(t, br)));
         and(eyelike, rule24)
     }
 
-    #[target_feature(enable = "avx512f")]
-    fn masks(m: &LaneMasks) -> [__m512i; 8] {
-        [
-            load(&m.bottom),
-            load(&m.top),
-            load(&m.left),
-            load(&m.right),
-            load(&m.top_left),
-            load(&m.top_right),
-            load(&m.bottom_left),
-            load(&m.bottom_right),
-        ]
+    /// The kernel for one colour with AVX-512F and VBMI2: 8 funnel shifts and 12 three-input
+    /// logic instructions. The seed's terms `t|bl`, `tl|b`, `tr|b`, `t|br` with
+    /// `tl = x | top_left` (and so on) are written out as ORs of three, so that each is one
+    /// `vpternlogq`, and the four are ANDed with eye-like in two more.
+    #[target_feature(enable = "avx512f,avx512vbmi2")]
+    fn kernel_vbmi2(m: &Masks, own: __m512i, empty: __m512i) -> __m512i {
+        let zero = _mm512_setzero_si512();
+        // prev = [0, w0, .., w6], next = [w1, .., w7, 0].
+        let prev = _mm512_alignr_epi64::<7>(own, zero);
+        let next = _mm512_alignr_epi64::<1>(zero, own);
+        // Eye-like: empty, and each neighbour own or off the board (one op per side).
+        let e = tern!(AND_OR, empty, shr_vbmi2!(own, next, 20), m.bottom);
+        let e = tern!(AND_OR, e, shl_vbmi2!(own, prev, 20), m.top);
+        let e = tern!(AND_OR, e, shl_vbmi2!(own, prev, 1), m.left);
+        let e = tern!(AND_OR, e, shr_vbmi2!(own, next, 1), m.right);
+        // Raw diagonal planes (x: top-left diagonal own, y: top-right, z: bottom-left,
+        // w: bottom-right); the virtual stones join through the corner masks.
+        let x = shl_vbmi2!(own, prev, 21);
+        let y = shl_vbmi2!(own, prev, 19);
+        let z = shr_vbmi2!(own, next, 19);
+        let w = shr_vbmi2!(own, next, 21);
+        let t = tern!(OR3, x, y, m.top_corners); // tl | tr
+        let b = tern!(OR3, z, w, m.bottom_corners); // bl | br
+        let t_bl = tern!(OR3, t, z, m.bottom_left);
+        let tl_b = tern!(OR3, x, m.top_left, b);
+        let tr_b = tern!(OR3, y, m.top_right, b);
+        let t_br = tern!(OR3, t, w, m.bottom_right);
+        tern!(AND3, tern!(AND3, e, t_bl, tl_b), tr_b, t_br)
     }
 
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn one(m: &LaneMasks, own: &Bitboard, empty: &Bitboard) -> Bitboard {
-        store(kernel(&masks(m), load(&own.0), load(&empty.0)))
+    /// Defines the entry points for one colour (`$one`) and both (`$both`), compiled for
+    /// `$features`, around `$kernel`.
+    macro_rules! entry_points {
+        ($features:literal, $kernel:ident, $one:ident, $both:ident) => {
+            #[target_feature(enable = $features)]
+            pub(super) fn $one(m: &LaneMasks, own: &Bitboard, empty: &Bitboard) -> Bitboard {
+                let mut out = Bitboard::EMPTY;
+                store($kernel(&masks(m), load(own), load(empty)), &mut out);
+                out
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn $both(
+                m: &LaneMasks,
+                black: &Bitboard,
+                white: &Bitboard,
+            ) -> [Bitboard; 2] {
+                let k = masks(m);
+                let (black, white) = (load(black), load(white));
+                let empty = _mm512_andnot_si512(_mm512_or_si512(black, white), k.board);
+                let mut out = [Bitboard::EMPTY; 2];
+                store($kernel(&k, black, empty), &mut out[0]);
+                store($kernel(&k, white, empty), &mut out[1]);
+                out
+            }
+        };
     }
 
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn both(m: &LaneMasks, black: &Bitboard, white: &Bitboard) -> [Bitboard; 2] {
-        let (black, white) = (load(&black.0), load(&white.0));
-        let empty = _mm512_andnot_si512(_mm512_or_si512(black, white), load(&m.board));
-        let k = masks(m);
-        [
-            store(kernel(&k, black, empty)),
-            store(kernel(&k, white, empty)),
-        ]
-    }
+    entry_points!("avx512f", kernel_f, one_f, both_f);
+    entry_points!("avx512f,avx512vbmi2", kernel_vbmi2, one_vbmi2, both_vbmi2);
 }
 
 /// The per-geometry masks the whole-board eye computation needs, built once.
@@ -277,6 +448,8 @@ impl EyeMasks {
                 top_right: corner(0, last_col),
                 bottom_left: corner(last_row, 0),
                 bottom_right: corner(last_row, last_col),
+                top_corners: or(corner(0, 0), corner(0, last_col)),
+                bottom_corners: or(corner(last_row, 0), corner(last_row, last_col)),
             },
             isa: Isa::detect(),
         }
@@ -288,6 +461,30 @@ impl EyeMasks {
     pub fn portable(mut self) -> EyeMasks {
         self.isa = Isa::Portable;
         self
+    }
+
+    /// The same masks, not using AVX-512 VBMI2 even where the CPU has it (AVX-512F alone if the
+    /// CPU has that, else portable): for comparisons and for the tests, which check every path.
+    #[must_use]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    pub fn without_vbmi2(mut self) -> EyeMasks {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == Isa::Avx512Vbmi2 {
+            self.isa = Isa::Avx512;
+        }
+        self
+    }
+
+    /// The code path the masks compute with: `"portable"`, `"avx512f"` or `"avx512vbmi2"`.
+    #[must_use]
+    pub const fn isa_name(&self) -> &'static str {
+        match self.isa {
+            Isa::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => "avx512f",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vbmi2 => "avx512vbmi2",
+        }
     }
 
     /// The geometry the masks were built for.
@@ -307,10 +504,13 @@ impl EyeMasks {
     #[inline]
     pub fn eyes(&self, own: Bitboard, empty: Bitboard) -> Bitboard {
         match self.isa {
-            Isa::Portable => unlanes(kernel(&self.masks, lanes(own), lanes(empty))),
+            Isa::Portable => portable_one(&self.masks, &own, &empty),
             // Safety: `isa` is Avx512 only when `Isa::detect` saw AVX-512F on this CPU.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { avx512::one(&self.masks, &own, &empty) },
+            Isa::Avx512 => unsafe { avx512::one_f(&self.masks, &own, &empty) },
+            // Safety: `isa` is Avx512Vbmi2 only when `Isa::detect` saw AVX-512F and AVX-512 VBMI2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vbmi2 => unsafe { avx512::one_vbmi2(&self.masks, &own, &empty) },
         }
     }
 
@@ -319,10 +519,13 @@ impl EyeMasks {
     #[inline]
     pub fn eyes_both(&self, black: Bitboard, white: Bitboard) -> [Bitboard; 2] {
         match self.isa {
-            Isa::Portable => kernel_both(&self.masks, lanes(black), lanes(white)).map(unlanes),
+            Isa::Portable => portable_both(&self.masks, &black, &white),
             // Safety: `isa` is Avx512 only when `Isa::detect` saw AVX-512F on this CPU.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { avx512::both(&self.masks, &black, &white) },
+            Isa::Avx512 => unsafe { avx512::both_f(&self.masks, &black, &white) },
+            // Safety: `isa` is Avx512Vbmi2 only when `Isa::detect` saw AVX-512F and AVX-512 VBMI2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vbmi2 => unsafe { avx512::both_vbmi2(&self.masks, &black, &white) },
         }
     }
 }

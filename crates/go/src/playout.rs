@@ -21,8 +21,8 @@
 //! The eye test in the playout is the per-point form of the seed's rule (all four neighbours own or
 //! off-board, which is one load of the neighbour counts; own diagonals plus the virtual corner
 //! stones at least two): a playout asks about one drawn point at a time, and the whole-board
-//! bitboard ([`crate::EyeMasks`]) would add its 20 to 35 ns to every move. The tests check every
-//! move against both [`crate::eyes_naive`] and the bitboard answer.
+//! bitboard ([`crate::EyeMasks`]) would add its 10 ns (AVX-512 VBMI2) to 45 ns (portable) to every
+//! move. The tests check every move against both [`crate::eyes_naive`] and the bitboard answer.
 //!
 //! ```
 //! use stonelab_go::playout::{Playout, PlayoutConfig};
