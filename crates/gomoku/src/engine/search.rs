@@ -24,6 +24,8 @@ const MATE_BOUND: i32 = MATE - 1000;
 const BREADTH: usize = 24;
 /// The fewest nodes a threat search gets under a node budget.
 const TSS_FLOOR: u64 = 20_000;
+/// Alpha-beta's best moves checked for an opponent threat sequence afterwards.
+const SAFETY_CHECKS: usize = 5;
 /// The deepest iteration.
 const MAX_DEPTH: i32 = 64;
 
@@ -221,6 +223,21 @@ impl Engine {
             return decide(Point::new(c, c), Reason::Opening, 0);
         }
         let o = !me;
+        if self.pos.stone_count() == 1 {
+            // One opponent stone: answer diagonally next to it, towards the centre.
+            let (q, _) = self.pos.moves()[0];
+            let towards = |v: u8| {
+                if usize::from(v) * 2 < n {
+                    v + 1
+                } else {
+                    v.saturating_sub(1)
+                }
+            };
+            let p = Point::new(towards(q.x), towards(q.y));
+            if p != q && self.pos.stone(p).is_none() {
+                return decide(p, Reason::Opening, 0);
+            }
+        }
         if let Some(p) = first(self.pos.threats(me).five) {
             return decide(p, Reason::Five, 0);
         }
@@ -273,12 +290,43 @@ impl Engine {
         if roots.len() == 1 {
             return decide(roots[0], reason, tss_nodes);
         }
-        // Alpha-beta gets whatever is left.
+        // Alpha-beta gets what is left, less a reserve for checking its choice.
         let left = Budget {
-            time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+            time: budget
+                .time
+                .map(|t| t.saturating_sub(start.elapsed()) * 85 / 100),
             nodes: budget.nodes.map(|b| b.saturating_sub(tss_nodes).max(1)),
         };
-        let (best, score, depth) = self.iterate(me, roots, left);
+        let (ranked, score, depth) = self.iterate(me, roots, left);
+        let mut best = ranked[0];
+        if reason == Reason::Search {
+            // The best few by alpha-beta, in order: the first after which the opponent has no
+            // threat sequence (alpha-beta's horizon is shorter than a VCT).
+            let check = Budget {
+                time: budget.time.map(|t| t.saturating_sub(start.elapsed()) / 5),
+                nodes: budget.nodes.map(|_| TSS_FLOOR),
+            };
+            for &p in ranked.iter().take(SAFETY_CHECKS) {
+                if start.elapsed() >= budget.time.unwrap_or(Duration::MAX) {
+                    break;
+                }
+                self.pos.make(p, me);
+                let mut refuted = false;
+                for m in [Mode::Vcf, Mode::Vct] {
+                    let out = tss::solve(self.pos.board(), o, m, &check.tss_limits(m));
+                    tss_nodes += out.nodes;
+                    if out.proof.is_some() {
+                        refuted = true;
+                        break;
+                    }
+                }
+                self.pos.unmake();
+                if !refuted {
+                    best = p;
+                    break;
+                }
+            }
+        }
         Decision {
             best,
             reason,
@@ -371,13 +419,18 @@ impl Engine {
         (safe, used)
     }
 
-    /// Iterative deepening over `roots` (ordered, best first). Returns the best move, its score and
-    /// the deepest completed depth.
-    fn iterate(&mut self, me: Color, mut roots: Vec<Point>, budget: Budget) -> (Point, i32, u32) {
+    /// Iterative deepening over `roots` (ordered, best first). Returns the roots ranked by the
+    /// deepest completed iteration (best first), the best score and that depth.
+    fn iterate(
+        &mut self,
+        me: Color,
+        mut roots: Vec<Point>,
+        budget: Budget,
+    ) -> (Vec<Point>, i32, u32) {
         self.node_limit = budget.nodes.unwrap_or(u64::MAX).saturating_add(self.nodes);
         self.deadline = budget.time.map(|t| Instant::now() + t);
         self.stopped = false;
-        let mut best = (roots[0], 0, 0);
+        let mut best = (0, 0);
         let max_depth = MAX_DEPTH.min(self.empty_count() as i32);
         for depth in 1..=max_depth {
             let mut alpha = -MATE - 1;
@@ -409,12 +462,12 @@ impl Engine {
             // Stable sort: ties keep the previous order, so the result is deterministic.
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             roots = scored.iter().map(|&(_, _, p)| p).collect();
-            best = (scored[0].2, scored[0].0, depth as u32);
+            best = (scored[0].0, depth as u32);
             if scored[0].0.abs() >= MATE_BOUND {
                 break;
             }
         }
-        best
+        (roots, best.0, best.1)
     }
 
     fn empty_count(&self) -> usize {
