@@ -310,17 +310,8 @@ impl Engine {
                 if start.elapsed() >= budget.time.unwrap_or(Duration::MAX) {
                     break;
                 }
-                self.pos.make(p, me);
-                let mut refuted = false;
-                for m in [Mode::Vcf, Mode::Vct] {
-                    let out = tss::solve(self.pos.board(), o, m, &check.tss_limits(m));
-                    tss_nodes += out.nodes;
-                    if out.proof.is_some() {
-                        refuted = true;
-                        break;
-                    }
-                }
-                self.pos.unmake();
+                let (refuted, _, nodes) = self.threat_after(p, me, check);
+                tss_nodes += nodes;
                 if !refuted {
                     best = p;
                     break;
@@ -347,7 +338,6 @@ impl Engine {
         roots: &[Point],
         budget: Budget,
     ) -> (Vec<Point>, u64) {
-        let o = !me;
         let mut relevant = Bitboard::EMPTY;
         let mut stack = vec![proof];
         while let Some(node) = stack.pop() {
@@ -390,18 +380,8 @@ impl Engine {
                     .nodes
                     .map(|b| ((b - used) / u64::from(left)).max(TSS_FLOOR / 4)),
             };
-            self.pos.make(p, me);
-            let (mut refuted, mut aborted) = (false, false);
-            for m in [Mode::Vcf, Mode::Vct] {
-                let out = tss::solve(self.pos.board(), o, m, &per.tss_limits(m));
-                used += out.nodes;
-                aborted |= out.aborted;
-                if out.proof.is_some() {
-                    refuted = true;
-                    break;
-                }
-            }
-            self.pos.unmake();
+            let (refuted, aborted, nodes) = self.threat_after(p, me, per);
+            used += nodes;
             if !refuted {
                 if aborted {
                     unknown.push(p);
@@ -416,7 +396,48 @@ impl Engine {
         if safe.is_empty() {
             safe = untried;
         }
+        // A four that defends only for a move hands the opponent a forced stone of its choosing;
+        // keep fours in reserve when a quiet defence exists.
+        let fours = self.pos.threats(me).four;
+        if safe.iter().any(|&p| !fours.contains(p)) {
+            safe.retain(|&p| !fours.contains(p));
+        }
         (safe, used)
+    }
+
+    /// Whether the opponent has a VCF or VCT after `me` plays `p` (when `p` makes a four, after the
+    /// opponent's forced block: a four that only delays the threat does not stop it). Returns
+    /// (refuted, a search stopped at a limit, nodes).
+    fn threat_after(&mut self, p: Point, me: Color, budget: Budget) -> (bool, bool, u64) {
+        let o = !me;
+        self.pos.make(p, me);
+        let fives = self.pos.threats(me).five;
+        if fives.count() >= 2 {
+            // Two five points: the opponent cannot stop both.
+            self.pos.unmake();
+            return (false, false, 0);
+        }
+        let forced = first(fives);
+        if let Some(q) = forced {
+            self.pos.make(q, o);
+        }
+        let (mut refuted, mut aborted, mut nodes) = (false, false, 0);
+        {
+            for m in [Mode::Vcf, Mode::Vct] {
+                let out = tss::solve(self.pos.board(), o, m, &budget.tss_limits(m));
+                nodes += out.nodes;
+                aborted |= out.aborted;
+                if out.proof.is_some() {
+                    refuted = true;
+                    break;
+                }
+            }
+        }
+        if forced.is_some() {
+            self.pos.unmake();
+        }
+        self.pos.unmake();
+        (refuted, aborted, nodes)
     }
 
     /// Iterative deepening over `roots` (ordered, best first). Returns the roots ranked by the
