@@ -531,3 +531,80 @@ impl Dbs<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse_position, referee, Rule};
+
+    /// A 10x10 standard-rule position (found by searching random games for one) where White's only
+    /// threat-space win joins two independent threat trees: the dependency stage alone finds no
+    /// candidate, the combination stage does, and the real-board proof passes the referee.
+    #[test]
+    fn combination_stage_joins_two_trees() {
+        let text = ".O......O.\n\
+                    .OX.O.XXO.\n\
+                    ......O...\n\
+                    .X.X.OO...\n\
+                    ....O....O\n\
+                    .X..O..XO.\n\
+                    O.....XO..\n\
+                    ..X.XXO..X\n\
+                    .....XOX..\n\
+                    ......XXX.\n";
+        let grid = parse_position(text, None).unwrap().grid;
+        let board = Board::from_grid(&grid, Rule::Standard);
+        let lim = Limits::for_mode(Mode::Vcf);
+        let big = Options {
+            max_nodes: 100_000,
+            max_candidates: 1_000,
+            ..Options::default()
+        };
+        let with = search(&board, Color::White, Mode::Vcf, &lim, &big);
+        assert!(with.combination_nodes > 0);
+        assert!(
+            with.via_combination,
+            "the win comes from a combination node"
+        );
+        let proof = with.proof.expect("a win");
+        referee::check_proof(&grid, Rule::Standard, Color::White, &proof).unwrap();
+        let without = search(
+            &board,
+            Color::White,
+            Mode::Vcf,
+            &lim,
+            &Options {
+                combination: false,
+                ..big
+            },
+        );
+        assert!(without.proof.is_none(), "dependency stage alone finds it");
+        assert_eq!(without.combination_nodes, 0);
+        // The full solver finds a win too (the combination stage runs first inside it).
+        let out = tss::solve(&board, Color::White, Mode::Vcf, &lim);
+        referee::check_proof(&grid, Rule::Standard, Color::White, &out.proof.unwrap()).unwrap();
+    }
+
+    #[test]
+    fn empty_and_one_stone_boards_have_no_candidate_win() {
+        for size in 5..=8 {
+            for rule in Rule::ALL {
+                let empty = Board::new(size, rule).unwrap();
+                for mode in [Mode::Vcf, Mode::Vct] {
+                    let lim = Limits::for_mode(mode);
+                    let o = Options::default();
+                    assert!(search(&empty, Color::Black, mode, &lim, &o).proof.is_none());
+                    for y in 0..size as u8 {
+                        for x in 0..size as u8 {
+                            let mut b = empty.clone();
+                            b.make(Point::new(x, y), Color::Black);
+                            for c in Color::ALL {
+                                assert!(search(&b, c, mode, &lim, &o).proof.is_none());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
