@@ -476,6 +476,24 @@ impl Dbs<'_> {
         if (self.lines_of(a_own) & b_own).is_empty() {
             return None;
         }
+        self.seen.insert((gain_set, cost_set));
+        // Allis: a combination is kept only when it gives something neither tree had: a goal, or a
+        // threat that lines up with own gains of both.
+        let a = self.attacker;
+        for p in gain_set.iter() {
+            self.board.make(p, a);
+        }
+        for p in cost_set.iter() {
+            self.board.make(p, !a);
+        }
+        self.work += u64::from(gain_set.count() + cost_set.count());
+        let useful = self.is_goal() || !self.dependent_threats([a_own, b_own]).is_empty();
+        for p in cost_set.iter().chain(gain_set.iter()) {
+            self.board.unmake(p);
+        }
+        if !useful {
+            return None;
+        }
         let (ai, bi) = (&self.nodes[i], &self.nodes[j]);
         let mut gains = ai.gains.clone();
         gains.extend(bi.gains.iter().filter(|&&p| !ai.gain_set.contains(p)));
@@ -486,7 +504,6 @@ impl Dbs<'_> {
             deps: [a_own, b_own],
             combined: true,
         };
-        self.seen.insert((gain_set, cost_set));
         self.nodes.push(node);
         self.combination_nodes += 1;
         self.work += 1;
