@@ -1,5 +1,8 @@
 //! Per-position times of the committed solver suite: `cargo run --release -p stonelab-gomoku
 //! --example suite_times`. One line per position: index, mode, rule, result, nodes, ms.
+//! `DBS=1`: also the first stage's figures (threat nodes, combinations, candidates, refuted).
+//! `SWEEP=1` with `COMB`, `MAXN`, `MAXC`, `VN`, `VF`: solve with those `dbs::Options` instead of the
+//! defaults (first stage, then the full search), to tune them.
 
 use std::time::Instant;
 
