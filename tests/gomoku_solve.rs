@@ -3,6 +3,7 @@
 //! recall of the solver's VCF against the referee's exhaustive VCF; the small-board truths of Hsu et
 //! al. (no forced win on empty 5x5..8x8, nor after any first move); and a few hand-made rule cases.
 
+use stonelab_gomoku::dbs;
 use stonelab_gomoku::games::{plausible_game, Rng};
 use stonelab_gomoku::referee::{self, Referee};
 use stonelab_gomoku::tss::{solve, Limits, Mode};
@@ -95,6 +96,44 @@ fn vct_claims_pass_the_referee() {
     let (n, wins) = check_mode(Mode::Vct, 1000, 2, 20_000);
     eprintln!("vct: {wins} wins in {n} positions, all confirmed by the referee");
     assert!(wins > n / 10, "too few wins to test anything: {wins}");
+}
+
+/// The dependency-based stage alone (combination stage on, with a larger budget than inside `solve`
+/// so that more of its candidates are verified): every win it claims passes the referee.
+fn check_dbs(mode: Mode, count: usize, seed: u64) -> (usize, usize, usize) {
+    let (mut wins, mut combined) = (0, 0);
+    let positions = random_positions(count, seed);
+    let opts = dbs::Options {
+        max_nodes: 20_000,
+        max_candidates: 64,
+        ..dbs::Options::default()
+    };
+    for (i, pos) in positions.iter().enumerate() {
+        let board = Board::from_grid(&pos.grid, pos.rule);
+        let out = dbs::search(&board, pos.to_move, mode, &limits(mode, 200_000), &opts);
+        if let Some(proof) = out.proof {
+            wins += 1;
+            combined += usize::from(out.via_combination);
+            if let Err(r) = referee::check_proof(&pos.grid, pos.rule, pos.to_move, &proof) {
+                panic!("false dbs {} win #{i} ({:?}): {r}", mode.name(), pos.rule);
+            }
+        }
+    }
+    (positions.len(), wins, combined)
+}
+
+#[test]
+fn dbs_claims_pass_the_referee() {
+    for (mode, count, seed) in [(Mode::Vcf, 2000, 11), (Mode::Vct, 1000, 12)] {
+        let (n, wins, combined) = check_dbs(mode, count, seed);
+        eprintln!(
+            "dbs {}: {wins} wins ({combined} through the combination stage) in {n} positions, all \
+             confirmed by the referee",
+            mode.name()
+        );
+        assert!(wins > n / 10, "too few wins to test anything: {wins}");
+        assert!(combined > 0, "no win through the combination stage");
+    }
 }
 
 /// Recall: every VCF the referee's exhaustive search proves within 4 fours, the solver finds (its

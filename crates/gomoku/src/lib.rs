@@ -32,6 +32,7 @@ mod bitboard;
 mod board;
 mod codes;
 mod color;
+pub mod dbs;
 pub mod defense;
 pub mod engine;
 pub mod games;

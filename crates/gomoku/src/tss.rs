@@ -197,7 +197,7 @@ pub fn three_moves(board: &Board, c: Color) -> Bitboard {
     minus(sets.open_three, sets.five | sets.open_four | sets.four)
 }
 
-fn minus(a: Bitboard, b: Bitboard) -> Bitboard {
+pub(crate) fn minus(a: Bitboard, b: Bitboard) -> Bitboard {
     let mut out = a;
     for (r, s) in out.rows.iter_mut().zip(b.rows) {
         *r &= !s;
@@ -255,7 +255,7 @@ fn spoilers(board: &Board, w: Point, c: Color) -> Bitboard {
 
 /// The squares on the four lines through `g` within the rule's reach (whatever they hold): a three
 /// there shares a line with `g`, so it may depend on it.
-fn influence_line(board: &Board, g: Point) -> Bitboard {
+pub(crate) fn influence_line(board: &Board, g: Point) -> Bitboard {
     let n = board.size() as i32;
     let reach = board.rule().reach() as i32;
     let mut out = Bitboard::EMPTY;
@@ -285,32 +285,52 @@ struct Search {
     failed: HashMap<u64, u32>,
     /// The attacker's moves on the current line (the gain squares so far).
     gains: Vec<Point>,
+    /// When set (the verifier of [`crate::dbs`]), the attacker's threats are only these squares, in
+    /// this order (win moves and forced blocks are always tried).
+    allowed: Option<Vec<Point>>,
+    /// With `allowed`: also every four of the attacker (after the allowed squares).
+    fours_anywhere: bool,
 }
 
 /// Searches for a win of `attacker`, who moves next (whatever the stone counts say: when the other
 /// side is to move, this is the threat it faces if it passes). The board must hold no five.
+///
+/// Two stages: first the dependency-based search of [`crate::dbs`] (threat space, with its
+/// combination stage; every candidate it finds is verified on the real board by this module's
+/// search restricted to the candidate's squares), then, when it proves nothing, the full real-board
+/// search below with what is left of the limits. A proof is always a real-board proof tree.
 #[must_use]
 pub fn solve(board: &Board, attacker: Color, mode: Mode, limits: &Limits) -> Outcome {
-    let mut b = board.clone();
-    b.track_patterns();
-    let mut hash = 0;
-    for c in Color::ALL {
-        for p in b.stones(c).iter() {
-            hash ^= key(p, c);
-        }
-    }
-    let mut s = Search {
-        board: b,
+    let start = Instant::now();
+    let first = crate::dbs::search(
+        board,
         attacker,
         mode,
-        limits: *limits,
-        start: Instant::now(),
-        nodes: 0,
-        aborted: false,
-        hash,
-        failed: HashMap::new(),
-        gains: Vec::new(),
+        limits,
+        &crate::dbs::Options::default(),
+    );
+    if first.proof.is_some() {
+        return Outcome {
+            proof: first.proof,
+            nodes: first.nodes,
+            aborted: false,
+        };
+    }
+    let rest = Limits {
+        nodes: limits.nodes.saturating_sub(first.nodes),
+        time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
+        ..*limits
     };
+    let mut out = search(board, attacker, mode, &rest);
+    out.nodes += first.nodes;
+    out
+}
+
+/// The full real-board search alone (no dependency-based first stage): the same contract as
+/// [`solve`].
+#[must_use]
+pub fn search(board: &Board, attacker: Color, mode: Mode, limits: &Limits) -> Outcome {
+    let mut s = Search::new(board, attacker, mode, limits, None);
     let mut proof = None;
     for depth in 1..=limits.depth {
         proof = s.attack(depth);
@@ -325,7 +345,68 @@ pub fn solve(board: &Board, attacker: Color, mode: Mode, limits: &Limits) -> Out
     }
 }
 
+/// The real-board search restricted to a candidate sequence: the attacker's threats are the squares
+/// of `order` (tried in that order), its win moves, the forced blocks of the defender's fours and,
+/// with `fours_anywhere`, every four (so that a counter-four can be met by a four with tempo);
+/// the defender's replies are all of them, as in [`solve`] (cost squares, counter-fours and
+/// counter-fives). Iterative deepening up to `depth` attacker moves. A proof is a real win.
+pub(crate) fn verify(
+    board: &Board,
+    attacker: Color,
+    mode: Mode,
+    order: Vec<Point>,
+    fours_anywhere: bool,
+    depth: u32,
+    limits: &Limits,
+) -> Outcome {
+    let mut s = Search::new(board, attacker, mode, limits, Some(order));
+    s.fours_anywhere = fours_anywhere;
+    let mut proof = None;
+    for d in 1..=depth {
+        proof = s.attack(d);
+        if proof.is_some() || s.aborted {
+            break;
+        }
+    }
+    Outcome {
+        proof,
+        nodes: s.nodes,
+        aborted: s.aborted,
+    }
+}
+
 impl Search {
+    fn new(
+        board: &Board,
+        attacker: Color,
+        mode: Mode,
+        limits: &Limits,
+        allowed: Option<Vec<Point>>,
+    ) -> Search {
+        let mut b = board.clone();
+        b.track_patterns();
+        let mut hash = 0;
+        for c in Color::ALL {
+            for p in b.stones(c).iter() {
+                hash ^= key(p, c);
+            }
+        }
+        Search {
+            board: b,
+            attacker,
+            mode,
+            limits: *limits,
+            start: Instant::now(),
+            nodes: 0,
+            aborted: false,
+            hash,
+            failed: HashMap::new(),
+            gains: Vec::new(),
+            allowed,
+            fours_anywhere: false,
+        }
+    }
+
     fn make(&mut self, p: Point, c: Color) {
         self.board.make(p, c);
         self.hash ^= key(p, c);
@@ -365,21 +446,36 @@ impl Search {
             0 => {
                 let wins = win_moves(&self.board, a);
                 let fours = minus(four_moves(&self.board, a), wins);
-                let mut v: Vec<Point> = wins.iter().chain(fours.iter()).collect();
-                if self.mode == Mode::Vct && depth >= 3 {
-                    // Dependency (Allis): after the first threat, a three must use a square within
-                    // reach of an earlier gain square of the line; fours are always tried.
-                    let mut threes = three_moves(&self.board, a);
-                    if !self.gains.is_empty() {
-                        let mut near = Bitboard::EMPTY;
-                        for &g in &self.gains {
-                            near |= influence_line(&self.board, g);
-                        }
-                        threes = threes & near;
+                if let Some(order) = &self.allowed {
+                    let mut threats = fours;
+                    if self.mode == Mode::Vct && depth >= 3 {
+                        threats |= three_moves(&self.board, a);
                     }
-                    v.extend(threes.iter());
+                    let mut v: Vec<Point> = wins
+                        .iter()
+                        .chain(order.iter().copied().filter(|&p| threats.contains(p)))
+                        .collect();
+                    if self.fours_anywhere {
+                        v.extend(fours.iter().filter(|p| !order.contains(p)));
+                    }
+                    v
+                } else {
+                    let mut v: Vec<Point> = wins.iter().chain(fours.iter()).collect();
+                    if self.mode == Mode::Vct && depth >= 3 {
+                        // Dependency (Allis): after the first threat, a three must use a square within
+                        // reach of an earlier gain square of the line; fours are always tried.
+                        let mut threes = three_moves(&self.board, a);
+                        if !self.gains.is_empty() {
+                            let mut near = Bitboard::EMPTY;
+                            for &g in &self.gains {
+                                near |= influence_line(&self.board, g);
+                            }
+                            threes = threes & near;
+                        }
+                        v.extend(threes.iter());
+                    }
+                    v
                 }
-                v
             }
             // A five point of the defender must be blocked; the block must itself be a threat.
             1 => theirs.iter().collect(),

@@ -1,0 +1,77 @@
+//! Hunts random games for positions whose dbs win needs the combination stage (the unit test
+//! `dbs::tests::combination_stage_joins_two_trees` uses one): `cargo run --release -p
+//! stonelab-gomoku --example dbs_hunt`.
+
+use stonelab_gomoku::dbs::{self, Options};
+use stonelab_gomoku::games::{plausible_game, Rng};
+use stonelab_gomoku::tss::{Limits, Mode};
+use stonelab_gomoku::{referee, render, Bitboard, Board, Color, Grid, Parsed, Rule, Style};
+
+fn main() {
+    let mut rng = Rng::new(77);
+    let mut found = 0;
+    for i in 0..20000u64 {
+        let size = 9 + rng.below(3);
+        let rule = Rule::ALL[rng.below(2)];
+        let game = plausible_game(size, rule, 500_000 + i, size * size * 2 / 3);
+        if game.len() < 8 {
+            continue;
+        }
+        let k = game.len() / 3 + rng.below(game.len() - game.len() / 3 + 1);
+        let mut grid = Grid::new(size).unwrap();
+        let mut c = Color::Black;
+        for &p in &game[..k] {
+            grid.set(p, Some(c));
+            c = !c;
+        }
+        let board = Board::from_grid(&grid, rule);
+        for mode in [Mode::Vcf, Mode::Vct] {
+            let lim = Limits::for_mode(mode);
+            let big = Options {
+                max_nodes: 100_000,
+                max_candidates: 1000,
+                ..Options::default()
+            };
+            let with = dbs::search(&board, c, mode, &lim, &big);
+            if !with.via_combination {
+                continue;
+            }
+            let without = dbs::search(
+                &board,
+                c,
+                mode,
+                &lim,
+                &Options {
+                    combination: false,
+                    ..big
+                },
+            );
+            if without.proof.is_some() {
+                continue;
+            }
+            let p = with.proof.unwrap();
+            referee::check_proof(&grid, rule, c, &p).unwrap();
+            println!(
+                "#{i} {:?} {:?} size {size} {} to move, line {:?}",
+                mode,
+                rule,
+                c.name(),
+                p.line().iter().map(|q| (q.x, q.y)).collect::<Vec<_>>()
+            );
+            print!(
+                "{}",
+                render(
+                    &Parsed {
+                        grid: grid.clone(),
+                        style: Style::Ascii
+                    },
+                    &Bitboard::EMPTY
+                )
+            );
+            found += 1;
+        }
+        if found >= 4 {
+            break;
+        }
+    }
+}
