@@ -23,7 +23,7 @@ const MATE_BOUND: i32 = MATE - 1000;
 /// The most moves tried at a node that is not the root (best first).
 const BREADTH: usize = 24;
 /// The fewest nodes a threat search gets under a node budget.
-const TSS_FLOOR: u64 = 100_000;
+const TSS_FLOOR: u64 = 20_000;
 /// Alpha-beta's best moves checked for an opponent threat sequence afterwards.
 const SAFETY_CHECKS: usize = 5;
 /// The deepest iteration.
