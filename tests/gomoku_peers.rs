@@ -18,9 +18,14 @@ const STONELAB: &str = env!("CARGO_BIN_EXE_stonelab");
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
 fn python() -> String {
-    let py = std::env::var("STONELAB_PYTHON").unwrap_or_else(|_| format!("{REPO}/.venv/bin/python"));
+    let py =
+        std::env::var("STONELAB_PYTHON").unwrap_or_else(|_| format!("{REPO}/.venv/bin/python"));
     let ok = Command::new(&py)
-        .args(["-c", "import pygomo, gomokubench, pygomoku"])
+        .args([
+            "-c",
+            "import pygomo, importlib.util as u; \
+             assert all(u.find_spec(m) for m in ('libs', 'pygomoku', 'gomoku'))",
+        ])
         .output()
         .map(|o| o.status.success())
         .unwrap_or(false);
@@ -33,8 +38,8 @@ fn python() -> String {
 }
 
 fn gomoku_dir() -> String {
-    let dir = std::env::var("PBRAIN_GOMOKU_DIR")
-        .unwrap_or_else(|_| format!("{REPO}/.venv/gomoku-0.1.0"));
+    let dir =
+        std::env::var("PBRAIN_GOMOKU_DIR").unwrap_or_else(|_| format!("{REPO}/.venv/gomoku-0.1.0"));
     assert!(
         std::path::Path::new(&dir).join("gomoku").is_dir(),
         "gomoku 0.1.0 is not installed in '{dir}': run ./scripts/test, or \
@@ -47,10 +52,17 @@ fn gomoku_dir() -> String {
 fn pygomo_drives_whole_games() {
     let py = python();
     let engine = format!("{BRAIN} --nodes 5000");
-    for (size, rule, games) in [("8", "0", "4"), ("15", "0", "4"), ("15", "1", "4"), ("20", "0", "4")] {
+    for (size, rule, games) in [
+        ("8", "0", "4"),
+        ("15", "0", "4"),
+        ("15", "1", "4"),
+        ("20", "0", "4"),
+    ] {
         let out = Command::new(&py)
             .arg(format!("{REPO}/tests/python/pygomo_drive.py"))
-            .args(["--engine", &engine, "--size", size, "--rule", rule, "--games", games])
+            .args([
+                "--engine", &engine, "--size", size, "--rule", rule, "--games", games,
+            ])
             .args(["--turn-ms", "1000", "--seed", "7"])
             .output()
             .unwrap();
@@ -64,21 +76,37 @@ fn pygomo_drives_whole_games() {
         assert_eq!(summary["games"].as_u64(), Some(games.parse().unwrap()));
         assert_eq!(summary["illegal"], 0);
         assert_eq!(summary["errors"].as_array().map(Vec::len), Some(0));
-        assert!(summary["about"].as_str().unwrap().contains("name=\"stonelab\""));
+        assert!(summary["about"]
+            .as_str()
+            .unwrap()
+            .contains("name=\"stonelab\""));
     }
 }
 
 /// Plays `games` games against `opponent` (an adapter command) on 15x15 and returns A's wins.
 fn wins_against(opponent: &str, games: u32) -> (u64, serde_json::Value) {
-    let engine = format!("{BRAIN} --nodes 50000 --quiet");
+    let engine = format!("{BRAIN} --nodes 150000 --quiet");
     // A generous clock: the adapters ignore time, and a slow move must not count as our win.
     let out = Command::new(STONELAB)
-        .args(["gomoku", "match", "--format", "json", "--size", "15", "--turn-ms", "30000"])
+        .args([
+            "gomoku",
+            "match",
+            "--format",
+            "json",
+            "--size",
+            "15",
+            "--turn-ms",
+            "30000",
+        ])
         .args(["--jobs", "2", "--games", &games.to_string()])
         .args(["--a", &engine, "--b", opponent])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let m: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(m["timeouts"], 0, "{opponent}: {m}");
     for g in m["games"].as_array().unwrap() {
@@ -102,9 +130,18 @@ fn beats_every_pypi_gomoku_ai() {
     let py = python();
     let dir = gomoku_dir();
     let opponents = [
-        (adapter(&py, "pbrain_gomoku.py", &format!("--pkg-dir {dir}")), 20),
-        (adapter(&py, "pbrain_gomoku_terminal.py", "--level hard"), 20),
-        (adapter(&py, "pbrain_gomokubench.py", "--level standard"), 10),
+        (
+            adapter(&py, "pbrain_gomoku.py", &format!("--pkg-dir {dir}")),
+            40,
+        ),
+        (
+            adapter(&py, "pbrain_gomoku_terminal.py", "--level hard"),
+            20,
+        ),
+        (
+            adapter(&py, "pbrain_gomokubench.py", "--level standard"),
+            10,
+        ),
         (adapter(&py, "pbrain_pygomoku.py", "--level heuristic"), 4),
     ];
     for (opponent, games) in opponents {
