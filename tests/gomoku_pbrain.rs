@@ -394,3 +394,29 @@ fn binomial_upper(n: u32, alpha: f64) -> u32 {
     }
     n
 }
+
+#[test]
+fn match_takes_gomocup_rule_numbers_and_rejects_others() {
+    let engine = format!("{BRAIN} --nodes 2000 --quiet");
+    let random = format!("{BRAIN} --player random --seed {{game}}");
+    let m = match_json(&[
+        "--a", &engine, "--b", &random, "--games", "2", "--size", "9", "--rule", "1",
+    ]);
+    assert_eq!(m["rule"], "standard");
+    assert_eq!(m["games"].as_array().unwrap().len(), 2);
+    let out = Command::new(STONELAB)
+        .args([
+            "gomoku", "match", "--a", &engine, "--b", &random, "--rule", "4",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(STONELAB)
+        .args([
+            "gomoku", "match", "--a", &engine, "--b", &random, "--size", "21",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported size 21"));
+}

@@ -13,10 +13,12 @@ mod threats;
 /// The rule as a command-line value.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RuleArg {
-    /// Five or more in a row wins.
+    /// Five or more in a row wins (also `0`, Gomocup's rule number).
     #[default]
+    #[value(alias = "0")]
     Freestyle,
-    /// Exactly five wins; an overline neither wins nor counts as a five point.
+    /// Exactly five wins; an overline neither wins nor counts as a five point (also `1`).
+    #[value(alias = "1")]
     Standard,
 }
 
