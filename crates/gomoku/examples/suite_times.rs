@@ -1,6 +1,7 @@
 //! Per-position times of the committed solver suite: `cargo run --release -p stonelab-gomoku
 //! --example suite_times`. One line per position: index, mode, rule, result, nodes, ms.
 //! `DBS=1`: also the first stage's figures (threat nodes, combinations, candidates, refuted).
+//! `ONLY=i,j,...`: only those positions (for profiling).
 //! `SWEEP=1` with `COMB`, `MAXN`, `MAXC`, `VN`, `VF`: solve with those `dbs::Options` instead of the
 //! defaults (first stage, then the full search), to tune them.
 
@@ -34,6 +35,9 @@ fn main() {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .enumerate()
     {
+        if std::env::var("ONLY").is_ok_and(|o| o.split(',').all(|o| o != i.to_string())) {
+            continue;
+        }
         let f: Vec<&str> = l.split_whitespace().collect();
         let mode = if f[0] == "vct" { Mode::Vct } else { Mode::Vcf };
         let rule: Rule = f[1].parse().expect("suite rule");

@@ -108,6 +108,14 @@ impl std::fmt::Debug for PatternTable {
     }
 }
 
+/// The classes present at a cell over its four directions: bit `class` for Black, bit
+/// `8 + class` for White (an entry holds Black's class in its low nibble, White's in the high one).
+#[inline]
+fn presence(cell: &[u8; 4]) -> u16 {
+    cell.iter()
+        .fold(0u16, |acc, &e| acc | 1 << (e & 0xF) | 1 << (8 + (e >> 4)))
+}
+
 impl Board {
     /// An empty board. The rule's tables are built on first use.
     pub fn new(size: usize, rule: Rule) -> Result<Board, BadSize> {
@@ -226,6 +234,23 @@ impl Board {
         if self.tracker.is_some() {
             self.update_patterns(p);
         }
+    }
+
+    /// Puts a stone of `c` on the empty point `p` for a quick look at the classes of a few cells
+    /// ([`Board::pattern`] reads the line codes, which this keeps exact). The threat set and the
+    /// class sets are **not** brought up to date: call [`Board::probe_unmake`] before anything else.
+    #[inline]
+    pub(crate) fn probe_make(&mut self, p: Point, c: Color) {
+        debug_assert!(self.contains(p) && self.stone(p).is_none());
+        self.stones[c.index()].insert(p);
+        self.codes.make(p, c);
+    }
+
+    /// Takes back a [`Board::probe_make`] of `c` on `p`.
+    #[inline]
+    pub(crate) fn probe_unmake(&mut self, p: Point, c: Color) {
+        self.stones[c.index()].remove(p);
+        self.codes.unmake(p, c);
     }
 
     /// Takes the stone off `p` (which must hold one) and brings the threat set up to date.
@@ -424,22 +449,26 @@ impl Board {
                     self.patterns
                         .lookup(window_key(string, u as u32, PAD, self.rule))
                 };
-                let slot = &mut tracker.cells[qi][d.index()];
-                if *slot == new {
+                let cell = &mut tracker.cells[qi];
+                if cell[d.index()] == new {
                     continue;
                 }
-                *slot = new;
-                for c in Color::ALL {
-                    let present = tracker.cells[qi]
-                        .iter()
-                        .fold(0u8, |acc, &e| acc | 1 << (e >> (4 * c.index()) & 0xF));
-                    for pat in &Pattern::ALL[1..] {
-                        let set = tracker.sets[c.index()].get_mut(*pat).expect("a real class");
-                        if present >> (*pat as u8) & 1 != 0 {
-                            set.insert(q);
-                        } else {
-                            set.remove(q);
-                        }
+                let before = presence(cell);
+                cell[d.index()] = new;
+                // Only the classes whose presence at q changed (bit 8 * colour + class) are touched.
+                let after = presence(cell);
+                let mut diff = (before ^ after) & !(1 | 1 << 8);
+                while diff != 0 {
+                    let bit = diff.trailing_zeros();
+                    diff &= diff - 1;
+                    let pat = Pattern::from_bits((bit & 7) as u8);
+                    let set = tracker.sets[(bit >> 3) as usize]
+                        .get_mut(pat)
+                        .expect("a real class");
+                    if after >> bit & 1 != 0 {
+                        set.insert(q);
+                    } else {
+                        set.remove(q);
                     }
                 }
             }

@@ -54,7 +54,7 @@ impl Default for Options {
         Options {
             combination: true,
             max_nodes: 3_000,
-            max_candidates: 16,
+            max_candidates: 2,
             verify_nodes: 5_000,
             verify_fours: true,
         }

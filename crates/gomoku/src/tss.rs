@@ -182,6 +182,13 @@ pub fn win_moves(board: &Board, c: Color) -> Bitboard {
     out
 }
 
+/// Whether the empty point `w` is a win move of `c` (see [`win_moves`]), from its own classes.
+fn is_win_move(board: &Board, w: Point, c: Color) -> bool {
+    let k = board.patterns(w, c);
+    k.iter().any(|&k| k >= Pattern::OpenFour)
+        || k.iter().filter(|&&k| k >= Pattern::Four).count() >= 2
+}
+
 /// The moves of `c` that make at least one five point (fours, straight fours, double fours), fives
 /// left out.
 #[must_use]
@@ -281,8 +288,11 @@ struct Search {
     nodes: u64,
     aborted: bool,
     hash: u64,
-    /// Positions (attacker to move) with no win within the stored number of attacker moves.
+    /// Positions (attacker to move) with no win within the stored number of attacker moves
+    /// (`u32::MAX`: no win at any depth, the failure did not depend on the depth limit).
     failed: HashMap<u64, u32>,
+    /// Whether the current subtree's result depended on the depth limit (a line cut off by it).
+    limited: bool,
     /// The attacker's moves on the current line (the gain squares so far).
     gains: Vec<Point>,
     /// When set (the verifier of [`crate::dbs`]), the attacker's threats are only these squares, in
@@ -290,6 +300,9 @@ struct Search {
     allowed: Option<Vec<Point>>,
     /// With `allowed`: also every four of the attacker (after the allowed squares).
     fours_anywhere: bool,
+    /// Per number of attacker moves left: the defender's reply that last held (refuted the
+    /// attacker's threat). Tried first among the replies at the same depth, as a killer move.
+    killers: Vec<Option<Point>>,
 }
 
 /// Searches for a win of `attacker`, who moves next (whatever the stone counts say: when the other
@@ -333,8 +346,9 @@ pub fn search(board: &Board, attacker: Color, mode: Mode, limits: &Limits) -> Ou
     let mut s = Search::new(board, attacker, mode, limits, None);
     let mut proof = None;
     for depth in 1..=limits.depth {
+        s.limited = false;
         proof = s.attack(depth);
-        if proof.is_some() || s.aborted {
+        if proof.is_some() || s.aborted || !s.limited {
             break;
         }
     }
@@ -363,8 +377,9 @@ pub(crate) fn verify(
     s.fours_anywhere = fours_anywhere;
     let mut proof = None;
     for d in 1..=depth {
+        s.limited = false;
         proof = s.attack(d);
-        if proof.is_some() || s.aborted {
+        if proof.is_some() || s.aborted || !s.limited {
             break;
         }
     }
@@ -401,9 +416,11 @@ impl Search {
             aborted: false,
             hash,
             failed: HashMap::new(),
+            limited: false,
             gains: Vec::new(),
             allowed,
             fours_anywhere: false,
+            killers: vec![None; limits.depth as usize + 2],
         }
     }
 
@@ -429,18 +446,67 @@ impl Search {
         self.aborted
     }
 
+    /// Orders the attacker's threes, strongest first: by the classes the move makes for the
+    /// attacker in its four directions (a three that is also a three or four on another line comes
+    /// first), then by those it takes from the defender.
+    fn order_threats(&self, moves: &mut [Point]) {
+        const WEIGHT: [u32; 5] = [0, 4, 6, 16, 32];
+        let a = self.attacker;
+        let score = |p: Point| -> u32 {
+            let own: u32 = self
+                .board
+                .patterns(p, a)
+                .iter()
+                .map(|&k| WEIGHT[k as usize])
+                .sum();
+            let theirs: u32 = self
+                .board
+                .patterns(p, !a)
+                .iter()
+                .map(|&k| WEIGHT[k as usize])
+                .sum();
+            2 * own + theirs
+        };
+        moves.sort_by_cached_key(|&p| std::cmp::Reverse(score(p)));
+    }
+
     /// The attacker to move, with at most `depth` attacker moves left (the five included).
     fn attack(&mut self, depth: u32) -> Option<Proof> {
         let a = self.attacker;
         if let Some(p) = five_points(&self.board, a).iter().next() {
             return Some(Proof::Five(p));
         }
-        if depth <= 1 || self.out_of_budget() {
+        if self.out_of_budget() {
             return None;
         }
-        if self.failed.get(&self.hash).is_some_and(|&d| d >= depth) {
+        if depth <= 1 {
+            self.limited = true;
             return None;
         }
+        if let Some(&d) = self.failed.get(&self.hash) {
+            if d >= depth {
+                self.limited |= d != u32::MAX;
+                return None;
+            }
+        }
+        let outer = std::mem::replace(&mut self.limited, false);
+        let proof = self.attack_moves(depth);
+        let limited = self.limited;
+        self.limited |= outer;
+        if proof.is_none() && !self.aborted {
+            let slot = self.failed.entry(self.hash).or_insert(0);
+            *slot = if limited {
+                (*slot).max(depth)
+            } else {
+                u32::MAX
+            };
+        }
+        proof
+    }
+
+    /// [`Search::attack`] past its cut-offs: the attacker's threats, each with the defence.
+    fn attack_moves(&mut self, depth: u32) -> Option<Proof> {
+        let a = self.attacker;
         let theirs = five_points(&self.board, !a);
         let candidates: Vec<Point> = match theirs.count() {
             0 => {
@@ -448,6 +514,9 @@ impl Search {
                 let fours = minus(four_moves(&self.board, a), wins);
                 if let Some(order) = &self.allowed {
                     let mut threats = fours;
+                    if self.mode == Mode::Vct && depth < 3 {
+                        self.limited = true;
+                    }
                     if self.mode == Mode::Vct && depth >= 3 {
                         threats |= three_moves(&self.board, a);
                     }
@@ -460,7 +529,15 @@ impl Search {
                     }
                     v
                 } else {
-                    let mut v: Vec<Point> = wins.iter().chain(fours.iter()).collect();
+                    let mut v: Vec<Point> = wins.iter().collect();
+                    let mut fours: Vec<Point> = fours.iter().collect();
+                    if self.mode == Mode::Vct {
+                        self.order_threats(&mut fours);
+                    }
+                    v.extend(fours);
+                    if self.mode == Mode::Vct && depth < 3 {
+                        self.limited = true;
+                    }
                     if self.mode == Mode::Vct && depth >= 3 {
                         // Dependency (Allis): after the first threat, a three must use a square within
                         // reach of an earlier gain square of the line; fours are always tried.
@@ -472,7 +549,9 @@ impl Search {
                             }
                             threes = threes & near;
                         }
-                        v.extend(threes.iter());
+                        let mut threes: Vec<Point> = threes.iter().collect();
+                        self.order_threats(&mut threes);
+                        v.extend(threes);
                     }
                     v
                 }
@@ -494,8 +573,6 @@ impl Search {
                 return None;
             }
         }
-        let slot = self.failed.entry(self.hash).or_insert(0);
-        *slot = (*slot).max(depth);
         None
     }
 
@@ -530,11 +607,16 @@ impl Search {
         for w in wins.iter().skip(1) {
             near = near & spoilers(&self.board, w, a);
         }
+        // A defender's stone makes no new win move (it raises no class of the attacker's), so only
+        // the win moves there are need a look after it, and only their own classes: a probe of the
+        // line codes, not a full make.
         let mut replies: Vec<Point> = Vec::new();
         for x in near.iter() {
-            self.board.make(x, d);
-            let stops = win_moves(&self.board, a).is_empty();
-            self.board.unmake(x);
+            self.board.probe_make(x, d);
+            let stops = wins
+                .iter()
+                .all(|w| w == x || !is_win_move(&self.board, w, a));
+            self.board.probe_unmake(x, d);
             if stops {
                 replies.push(x);
             }
@@ -549,12 +631,27 @@ impl Search {
             // Nothing stops every win move: any reply loses; show one.
             replies.push(first);
         }
+        // The reply that held last time at this depth first: in a failing subtree one holding reply
+        // is enough, and the others need not be searched.
+        if let Some(k) = self.killers[depth as usize] {
+            if let Some(i) = replies.iter().position(|&x| x == k) {
+                replies[..=i].rotate_right(1);
+            }
+        }
         let mut out = Vec::with_capacity(replies.len());
         for x in replies {
             self.make(x, d);
             let r = self.attack(depth);
             self.unmake(x, d);
-            out.push((x, r?));
+            match r {
+                Some(p) => out.push((x, p)),
+                None => {
+                    if !self.aborted {
+                        self.killers[depth as usize] = Some(x);
+                    }
+                    return None;
+                }
+            }
         }
         Some(out)
     }
