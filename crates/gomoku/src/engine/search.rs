@@ -362,36 +362,60 @@ impl Engine {
             .collect();
         let deadline = budget.time.map(|t| Instant::now() + t);
         let mut used = 0;
-        // Proven safe (both searches ran to their depth without a win), unknown (a limit stopped a
-        // search first), and never tried for lack of budget.
-        let (mut safe, mut unknown, mut untried) = (Vec::new(), Vec::new(), Vec::new());
-        let count = tries.len();
-        for (k, p) in tries.into_iter().enumerate() {
-            let now = Instant::now();
-            if deadline.is_some_and(|d| now >= d) || budget.nodes.is_some_and(|b| used >= b) {
-                untried.push(p);
-                continue;
-            }
-            // What is left, spread over the candidates still to try.
-            let left = (count - k) as u32;
-            let per = Budget {
-                time: deadline.map(|d| (d - now) / left),
-                nodes: budget
-                    .nodes
-                    .map(|b| ((b - used) / u64::from(left)).max(TSS_FLOOR / 4)),
-            };
-            let (refuted, aborted, nodes) = self.threat_after(p, me, per);
-            used += nodes;
-            if !refuted {
-                if aborted {
-                    unknown.push(p);
-                } else {
-                    safe.push(p);
+        // Rounds of growing effort: a refutation (the opponent's win after the move) is usually
+        // found fast, so a cheap first round drops most candidates, and the budget left goes to the
+        // few survivors, each round four times deeper, until each is proven safe (both searches ran
+        // to their depth without a win) or the budget is spent. What is left: proven safe, else
+        // the survivors (a limit stopped their searches), else those never tried for lack of budget.
+        let mut safe = Vec::new();
+        let mut alive = tries;
+        let mut untried = Vec::new();
+        let mut per_try = TSS_FLOOR / 16;
+        let mut first_round = true;
+        loop {
+            let mut next = Vec::new();
+            let count = alive.len();
+            for (k, &p) in alive.iter().enumerate() {
+                let now = Instant::now();
+                if deadline.is_some_and(|d| now >= d) || budget.nodes.is_some_and(|b| used >= b) {
+                    if first_round {
+                        untried.extend_from_slice(&alive[k..]);
+                    } else {
+                        next.extend_from_slice(&alive[k..]);
+                    }
+                    break;
+                }
+                // What is left, spread over the candidates still to try in this round (a quarter
+                // of it in the first round, which should leave most of the budget to the rest).
+                let left = (count - k) as u32 * if first_round { 4 } else { 1 };
+                let per = Budget {
+                    time: deadline.map(|d| (d - now) / left),
+                    nodes: budget.nodes.map(|b| per_try.min(b - used).max(1)),
+                };
+                let (refuted, aborted, nodes) = self.threat_after(p, me, per);
+                used += nodes;
+                if !refuted {
+                    if aborted {
+                        next.push(p);
+                    } else {
+                        safe.push(p);
+                    }
                 }
             }
+            let spent = deadline.is_some_and(|d| Instant::now() >= d)
+                || budget.nodes.is_some_and(|b| used >= b);
+            if next.is_empty() || spent || next.len() == count && !first_round && per_try > 1 << 24
+            {
+                alive = next;
+                break;
+            }
+            alive = next;
+            per_try *= 4;
+            first_round = false;
         }
+        let mut safe = safe;
         if safe.is_empty() {
-            safe = unknown;
+            safe = alive;
         }
         if safe.is_empty() {
             safe = untried;
