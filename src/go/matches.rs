@@ -7,7 +7,8 @@
 //! by area on our board; every engine that knows `final_score` is asked too, and a score that
 //! differs from ours is reported as a disagreement. The referee, whose score decides the game, is
 //! the first engine (`--black` command first) that offers `final_score` and is not stonelab
-//! itself (GNU Go removes dead stones, stonelab's count does not); without one, our count decides.
+//! itself (an independent referee: stonelab's own `final_score` is a Monte-Carlo estimate of the
+//! dead stones); without one, our count decides.
 //!
 //! The Elo difference comes from the score fraction `p = (W + D/2) / N` of the `--black` engine,
 //! `-400 log10(1/p - 1)`, with a 95% interval from the Wilson score interval of `p`.
