@@ -1,6 +1,6 @@
 //! `stonelab go match`: games against GNU Go as a real GTP peer (and referee), perfect play from
 //! the 3x3 database against GNU Go and against our own engine without it, and forfeits for
-//! illegal moves.
+//! illegal moves and for engines that do not answer in time.
 //!
 //! GNU Go is the Debian package `gnugo` (tests/apt-packages.txt; `scripts/test` installs it).
 
@@ -212,11 +212,112 @@ fn an_illegal_move_loses_the_game() {
 }
 
 #[test]
+fn a_hung_engine_loses_by_timeout_and_is_restarted() {
+    let dir = temp_dir("timeout");
+    // A fake engine that answers everything but genmove, where it waits for a sleep that would
+    // outlast the test; it notes its shell's and the sleep's process ids, to check they were
+    // killed, and counts its starts.
+    let fake = dir.join("hang.sh");
+    let d = dir.display();
+    std::fs::write(
+        &fake,
+        format!(
+            "echo start >> {d}/starts\n\
+             while read -r line; do case \"$line\" in\n\
+             name*) printf '= hang\\n\\n';;\n\
+             genmove*) echo $$ >> {d}/pids; sleep 300 & echo $! >> {d}/pids; wait;;\n\
+             known_command*) printf '= false\\n\\n';;\n\
+             quit*) printf '= \\n\\n'; exit 0;;\n\
+             *) printf '= \\n\\n';;\n\
+             esac; done\n"
+        ),
+    )
+    .unwrap();
+    let fake = format!("sh {}", fake.display());
+    let ours = format!("{} go gtp --threads 1 --playouts 200", exe());
+    let start = std::time::Instant::now();
+    let r = run_match(&[
+        "--black",
+        &fake,
+        "--white",
+        &ours,
+        "--size",
+        "5",
+        "--games",
+        "2",
+        "--timeout-ms",
+        "400",
+    ]);
+    let seconds = start.elapsed().as_secs_f64();
+    // Two genmoves of 0.4 s, a restart, a few fast moves of ours: far below the sleep.
+    assert!(seconds < 30.0, "the match took {seconds} s");
+    assert_eq!(r["timeout_ms"], 400);
+    let games = r["games"].as_array().unwrap();
+    // Game 1: the fake plays Black and hangs on its first genmove.
+    assert_eq!(games[0]["end"], "timeout", "{}", games[0]);
+    assert_eq!(games[0]["winner"], "W");
+    assert_eq!(games[0]["result"], "W+Time");
+    assert_eq!(games[0]["moves"], 0);
+    let note = games[0]["note"].as_str().unwrap();
+    assert!(
+        note.contains("black") && note.contains("no answer in 400 ms"),
+        "{note}"
+    );
+    // Game 2, after a restart: the fake plays White; we move first, then it hangs.
+    assert_eq!(games[1]["end"], "timeout", "{}", games[1]);
+    assert_eq!(games[1]["winner"], "B");
+    assert_eq!(games[1]["moves"], 1);
+    let fake_tally = &r["engines"][0];
+    assert_eq!(fake_tally["timeouts"], 2);
+    assert_eq!(fake_tally["losses"], 2);
+    assert_eq!(fake_tally["illegal_moves"], 0);
+    assert_eq!(fake_tally["restarts"], 1);
+    assert_eq!(r["engines"][1]["wins"], 2);
+    assert_eq!(r["engines"][1]["timeouts"], 0);
+    let starts = std::fs::read_to_string(dir.join("starts")).unwrap();
+    assert_eq!(starts.lines().count(), 2);
+    // Every hung shell and its sleep are gone (reaped, or at worst a zombie awaiting init).
+    let pids = std::fs::read_to_string(dir.join("pids")).unwrap();
+    assert_eq!(pids.lines().count(), 4, "{pids}");
+    for pid in pids.lines() {
+        let stat = format!("/proc/{pid}/stat");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        loop {
+            let state = std::fs::read_to_string(&stat).ok().and_then(|s| {
+                s.rsplit_once(") ")
+                    .and_then(|(_, rest)| rest.chars().next())
+            });
+            match state {
+                None | Some('Z') => break,
+                Some(_) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(50))
+                }
+                Some(s) => panic!("process {pid} still runs (state {s})"),
+            }
+        }
+    }
+    // An engine that never answers `name` is an error at start-up, not a hang.
+    let start = std::time::Instant::now();
+    let out = Command::new(exe())
+        .args(["go", "match", "--black", "sleep 300", "--white", &ours])
+        .args(["--timeout-ms", "300"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no answer in 300 ms"), "{err}");
+    assert!(start.elapsed().as_secs_f64() < 10.0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_match_arguments_are_errors() {
     for args in [
         vec!["--size", "1"],
         vec!["--size", "20"],
         vec!["--games", "0"],
+        vec!["--timeout-ms", "0"],
+        vec!["--timeout-ms", "soon"],
     ] {
         let out = Command::new(exe())
             .args(["go", "match", "--black", "true", "--white", "true"])
