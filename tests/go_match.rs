@@ -1,11 +1,13 @@
 //! `stonelab go match`: games against GNU Go as a real GTP peer (and referee), perfect play from
-//! the 3x3 database against GNU Go and against our own engine without it, and forfeits for
-//! illegal moves and for engines that do not answer in time.
+//! the 3x3 and 4x4 databases against GNU Go and against our own engine, and forfeits for illegal
+//! moves and for engines that do not answer in time.
 //!
 //! GNU Go is the Debian package `gnugo` (tests/apt-packages.txt; `scripts/test` installs it).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -340,4 +342,163 @@ fn bad_match_arguments_are_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("stonelab: error: "));
+}
+
+/// The 4x4 database, solved once for the tests of this file that need it (about 4 CPU-minutes),
+/// and Black's solved lower bound `lo` (area points, komi 0) from tests/data/go/solved.csv.
+struct Solved4 {
+    dir: PathBuf,
+    db: String,
+    lo: f64,
+}
+
+/// Tests that use [`solved_4x4`]; the last one to finish removes the database (50 MB).
+const USERS_4X4: usize = 2;
+static DONE_4X4: AtomicUsize = AtomicUsize::new(0);
+
+/// Held by a test that uses the 4x4 database: removes it when the last such test ends (passed or
+/// failed).
+struct Uses4x4(&'static Solved4);
+
+impl Drop for Uses4x4 {
+    fn drop(&mut self) {
+        if DONE_4X4.fetch_add(1, Ordering::SeqCst) + 1 == USERS_4X4 {
+            let _ = std::fs::remove_dir_all(&self.0.dir);
+        }
+    }
+}
+
+fn solved_4x4() -> Uses4x4 {
+    static SOLVED: OnceLock<Solved4> = OnceLock::new();
+    Uses4x4(SOLVED.get_or_init(|| {
+        let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/go/solved.csv");
+        let text = std::fs::read_to_string(csv).unwrap();
+        let row: Vec<&str> = text
+            .lines()
+            .find(|l| l.starts_with("4x4,"))
+            .expect("a 4x4 row in solved.csv")
+            .split(',')
+            .collect();
+        let lo: f64 = row[2].parse().unwrap();
+        let dir = temp_dir("solve4");
+        let db = dir.join("4x4.db");
+        let out = Command::new(exe())
+            .args([
+                "go",
+                "solve",
+                "4x4",
+                "--workers",
+                "2",
+                "--format",
+                "json",
+                "--out",
+            ])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["value"]["lo"].as_f64(), Some(lo), "{report}");
+        Solved4 {
+            dir,
+            db: db.display().to_string(),
+            lo,
+        }
+    }))
+}
+
+/// `B+3.5` -> 3.5, `W+2` -> -2, `0` -> 0 (GNU Go may write `B+16.0`).
+fn score_of(text: &str) -> f64 {
+    let t = text.trim();
+    if t == "0" {
+        return 0.0;
+    }
+    let (side, v) = t.split_once('+').unwrap_or_else(|| panic!("score '{t}'"));
+    let v: f64 = v.parse().unwrap();
+    if side.eq_ignore_ascii_case("B") {
+        v
+    } else {
+        -v
+    }
+}
+
+/// Game 1 of a komi-0 match in which our engine with the database plays Black: it ends (two
+/// passes, or White resigns), and every score of it — our area count, our engine's
+/// `final_score` and the referee's — is at least Black's solved lower bound `lo`.
+fn check_black_keeps_lo(report: &Value, lo: f64) {
+    let game = &report["games"][0];
+    assert_eq!(game["black"], "black");
+    match game["end"].as_str().unwrap() {
+        "resignation" => assert_eq!(game["winner"], "B", "{game}"),
+        "two_passes" => {
+            let area = game["area_score"].as_f64().unwrap();
+            assert!(area >= lo, "area count {area} below lo {lo}: {game}");
+            let scores = game["engine_scores"].as_array().unwrap();
+            assert!(!scores.is_empty(), "{game}");
+            for s in scores {
+                let v = score_of(s[1].as_str().unwrap());
+                assert!(v >= lo, "{} final_score {v} below lo {lo}: {game}", s[0]);
+            }
+            let decided = score_of(game["result"].as_str().unwrap());
+            assert!(decided >= lo, "result {decided} below lo {lo}: {game}");
+        }
+        other => panic!("game ended by {other}: {game}"),
+    }
+    assert_eq!(report["engines"][0]["illegal_moves"], 0, "{report}");
+    assert_eq!(report["engines"][0]["timeouts"], 0, "{report}");
+}
+
+/// GNU Go (Chinese rules: area scoring like ours; never resigning, so that games are scored)
+/// against our engine with the 4x4 database as Black, komi 0: the score never falls below the
+/// solved `lo`, by GNU Go's count (the referee) or ours.
+#[test]
+fn perfect_play_on_4x4_against_gnugo() {
+    let solved = solved_4x4();
+    let ours = format!("{} go gtp --threads 1 --db {}", exe(), solved.0.db);
+    for level in ["1", "10"] {
+        let gnugo = format!(
+            "{} --mode gtp --level {level} --chinese-rules --never-resign",
+            gnugo()
+        );
+        let r = run_match(&[
+            "--black", &ours, "--white", &gnugo, "--size", "4", "--komi", "0", "--games", "1",
+        ]);
+        assert_eq!(r["referee"], "white", "GNU Go referees");
+        check_black_keeps_lo(&r, solved.0.lo);
+    }
+}
+
+/// The same against our own engine: by search without the database, and with the database as
+/// White too. The latter is the hard case: with lo < hi (+1 and +16 on 4x4) the position has
+/// cycles, and when Black only kept lo (a value-keeping pass first, else the first value-keeping
+/// move) both sides repeated A1, A3, A2, pass until the move cap, scored W+4 as the board stood.
+/// The engine now plays towards the nearest forced end (stonelab_retro::strategy) and the game
+/// ends at lo exactly.
+#[test]
+fn perfect_play_on_4x4_against_our_engine() {
+    let solved = solved_4x4();
+    let lo = solved.0.lo;
+    let ours = format!("{} go gtp --threads 1 --db {}", exe(), solved.0.db);
+    for white in [
+        format!("{} go gtp --threads 1 --playouts 3000", exe()),
+        format!("{} go gtp --threads 1 --playouts 20000", exe()),
+    ] {
+        let r = run_match(&[
+            "--black", &ours, "--white", &white, "--size", "4", "--komi", "0", "--games", "1",
+        ]);
+        check_black_keeps_lo(&r, lo);
+        assert_eq!(r["referee"], Value::Null);
+    }
+    // Database against database: both force the end, Black at its lo exactly.
+    let r = run_match(&[
+        "--black", &ours, "--white", &ours, "--size", "4", "--komi", "0", "--games", "1",
+    ]);
+    check_black_keeps_lo(&r, lo);
+    let game = &r["games"][0];
+    assert_eq!(game["end"], "two_passes", "{game}");
+    assert_eq!(game["area_score"].as_f64(), Some(lo), "{game}");
 }
