@@ -1,5 +1,6 @@
 //! `stonelab go gtp`: the GTP version 2 front end, command by command, with malformed and
-//! out-of-range input, SGF loading, clocks, determinism and perfect play from a 3x3 database.
+//! out-of-range input, SGF loading, clocks, determinism, dead stones in `final_score` and
+//! `final_status_list` (with a cross-check against GNU Go) and perfect play from a 3x3 database.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -289,4 +290,295 @@ fn database_moves_keep_the_value() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("stonelab: error: "));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `play` commands that set up a diagram (`X` black, `O` white, `.` empty, top row first) on an
+/// empty board of its size.
+fn setup(diagram: &str) -> String {
+    let rows: Vec<&str> = diagram.lines().filter(|l| !l.trim().is_empty()).collect();
+    let n = rows.len();
+    let mut out = format!("boardsize {n}\nclear_board\n");
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.trim().chars().enumerate() {
+            let color = match ch {
+                'X' => "b",
+                'O' => "w",
+                _ => continue,
+            };
+            let col = b"ABCDEFGHJKLMNOPQRST"[c] as char;
+            out.push_str(&format!("play {color} {col}{}\n", n - r));
+        }
+    }
+    out
+}
+
+/// Black's living corner holds a dead white stone at B6; White's group owns the right side.
+const CORNER: &str = "\
+..X.XO.
+.OXXXO.
+..XOOO.
+XXXO...
+.XOO...
+XXO....
+.XO....
+";
+
+#[test]
+fn final_score_removes_dead_stones() {
+    let mut input = setup(CORNER);
+    input.push_str(
+        "komi 0.5\nfinal_score\nfinal_status_list dead\nfinal_status_list alive\n\
+         final_status_list seki\nkomi -5\nfinal_score\nkomi -5.5\nfinal_score\n",
+    );
+    let a = one(FAST, &input);
+    let n = a.len();
+    // Black 22 points with B6, White 27: without the dead stone White wins by 5 less komi
+    // (counted as the board stands, B6 would be White's and Black's corner neutral: W+12.5).
+    assert_eq!(a[n - 8], "= W+5.5");
+    assert_eq!(a[n - 7], "= B6");
+    let alive: Vec<&str> = a[n - 6].trim_start_matches("= ").split(' ').collect();
+    assert_eq!(alive.len(), 23, "{alive:?}");
+    assert!(!alive.contains(&"B6") && alive.contains(&"C7") && alive.contains(&"F7"));
+    assert_eq!(a[n - 5], "= ");
+    assert_eq!(a[n - 3], "= 0");
+    assert_eq!(a[n - 1], "= B+0.5");
+    // The answer does not depend on who is to move, and repeats.
+    let mut again = setup(CORNER);
+    again.push_str("play b pass\nkomi 0.5\nfinal_score\nfinal_status_list dead\n");
+    let b = one(FAST, &again);
+    assert_eq!(
+        b[b.len() - 2..],
+        ["= W+5.5".to_string(), "= B6".to_string()]
+    );
+}
+
+#[test]
+fn final_status_of_a_dead_block_and_a_living_group() {
+    // 7x7 after two passes in GNU Go self-play: White's block B6-B5 is dead (GNU Go agrees:
+    // B+0.5 with komi 0.5, dead B6 B5).
+    let game = "\
+.X.XO..
+.OXXOO.
+.OX.XXO
+XXXX.XO
+XOOXXO.
+XXOOO.O
+OOO....
+";
+    let mut input = setup(game);
+    input.push_str("komi 0.5\nfinal_score\nfinal_status_list dead\n");
+    let a = one(FAST, &input);
+    let n = a.len();
+    assert_eq!(a[n - 2], "= B+0.5");
+    assert_eq!(a[n - 1], "= B5 B6");
+    // White's two-eyed corner inside Black's area lives: nothing is dead.
+    let two_eyes = "\
+.O.OX..
+OOOOX..
+XXXXX..
+.......
+.......
+.......
+.......
+";
+    let mut input = setup(two_eyes);
+    input.push_str("komi 0.5\nfinal_score\nfinal_status_list dead\n");
+    let a = one(FAST, &input);
+    let n = a.len();
+    assert_eq!(a[n - 2], "= B+32.5");
+    assert_eq!(a[n - 1], "= ");
+}
+
+#[test]
+fn final_score_is_cheap_on_19x19() {
+    // The empty 19x19 board has the longest playouts: 1,000 of them well under a second (the
+    // bound is loose for a loaded machine).
+    let start = Instant::now();
+    let a = one(
+        FAST,
+        "boardsize 19\nkomi 7.5\nfinal_score\nplay b D4\nfinal_score\n",
+    );
+    let t = start.elapsed().as_secs_f64();
+    assert_eq!(a[2], "= W+7.5");
+    assert!(a[4].starts_with("= "), "{}", a[4]);
+    assert!(t < 3.0, "{t} s for two final_score on 19x19");
+}
+
+/// GNU Go's path: on PATH, or where Debian puts it (/usr/games is not on every PATH).
+fn gnugo() -> String {
+    for dir in std::env::var("PATH").unwrap_or_default().split(':') {
+        let p = Path::new(dir).join("gnugo");
+        if p.is_file() {
+            return p.display().to_string();
+        }
+    }
+    let debian = "/usr/games/gnugo";
+    assert!(
+        Path::new(debian).is_file(),
+        "GNU Go not found: install the Debian package gnugo (scripts/test does)"
+    );
+    debian.to_string()
+}
+
+/// A GTP engine in a child process, for a conversation (rather than one batch of input).
+struct Peer {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Peer {
+    fn spawn(program: &str, args: &[&str]) -> Peer {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        Peer {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// The answer to one command, without `= `; panics on a `?` answer.
+    fn ask(&mut self, line: &str) -> String {
+        use std::io::BufRead;
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut lines = Vec::new();
+        loop {
+            let mut l = String::new();
+            assert!(self.stdout.read_line(&mut l).unwrap() > 0, "{line}: EOF");
+            let l = l.trim_end().to_string();
+            if l.is_empty() {
+                if lines.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            lines.push(l);
+        }
+        let text = lines.join("\n");
+        assert!(text.starts_with('='), "{line}: {text}");
+        text[1..].trim().to_string()
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+/// `B+3.5` -> 3.5, `W+2` -> -2, `0` -> 0.
+fn score_value(text: &str) -> f64 {
+    if text == "0" {
+        return 0.0;
+    }
+    let (side, v) = text.split_once('+').unwrap();
+    let v: f64 = v.parse().unwrap();
+    if side.eq_ignore_ascii_case("B") {
+        v
+    } else {
+        -v
+    }
+}
+
+/// GNU Go (level 1, Chinese rules: area scoring, as ours) plays itself from four random opening
+/// moves until two passes (a game GNU Go resigns is left out); our `final_score` of every finished position is compared with GNU Go's.
+/// Measured when written, on 40 9x9 and 15 7x7 games of the same kind (other random openings): the
+/// winner agreed in 39 of 40 and 15 of 15, scores and dead stones in 39 and 15 (the one miss is a
+/// 9x9 game GNU Go passed out unfinished, with open borders and a contested centre); counting every
+/// stone alive, as `final_score` did before, the winner agreed in 21 of 40 and 9 of 15. Here 10 +
+/// 6 games (14 end by two passes; all 14 agreed, scores too) and the winner must agree in at least
+/// 80% of them: a clear majority, with room for an unfinished game.
+#[test]
+fn final_score_agrees_with_gnugo() {
+    let gnugo = gnugo();
+    let exe = env!("CARGO_BIN_EXE_stonelab");
+    let mut ours = Peer::spawn(exe, &["go", "gtp", "--threads", "1"]);
+    let (mut games, mut winners, mut scores) = (0, 0, 0);
+    let mut report = Vec::new();
+    for (size, seeds) in [(9, 1000..1010u64), (7, 2000..2006)] {
+        for seed in seeds {
+            let s = seed.to_string();
+            let mut gg = Peer::spawn(
+                &gnugo,
+                &[
+                    "--mode",
+                    "gtp",
+                    "--level",
+                    "1",
+                    "--chinese-rules",
+                    "--seed",
+                    &s,
+                ],
+            );
+            let mut moves = Vec::new();
+            gg.ask(&format!("boardsize {size}"));
+            gg.ask("clear_board");
+            gg.ask("komi 0.5");
+            let mut rng = seed;
+            let mut color = "b";
+            for _ in 0..4 {
+                let legal = gg.ask(&format!("all_legal {color}"));
+                let legal: Vec<&str> = legal.split_whitespace().collect();
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let mv = legal[(rng >> 33) as usize % legal.len()].to_string();
+                gg.ask(&format!("play {color} {mv}"));
+                moves.push(format!("{color} {mv}"));
+                color = if color == "b" { "w" } else { "b" };
+            }
+            let mut passes = 0;
+            while passes < 2 && moves.len() < 400 {
+                let mv = gg.ask(&format!("genmove {color}"));
+                if mv.eq_ignore_ascii_case("resign") {
+                    break;
+                }
+                passes = if mv.eq_ignore_ascii_case("pass") {
+                    passes + 1
+                } else {
+                    0
+                };
+                moves.push(format!("{color} {mv}"));
+                color = if color == "b" { "w" } else { "b" };
+            }
+            if passes < 2 {
+                report.push(format!("{size}x{size} seed {seed}: GNU Go resigned"));
+                continue;
+            }
+            let theirs = gg.ask("final_score");
+            ours.ask(&format!("boardsize {size}"));
+            ours.ask("clear_board");
+            ours.ask("komi 0.5");
+            for m in &moves {
+                ours.ask(&format!("play {m}"));
+            }
+            let mine = ours.ask("final_score");
+            let (a, b) = (score_value(&mine), score_value(&theirs));
+            games += 1;
+            winners += u32::from((a > 0.0) == (b > 0.0));
+            scores += u32::from(a == b);
+            report.push(format!(
+                "{size}x{size} seed {seed}: ours {mine}, GNU Go {theirs}"
+            ));
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+    eprintln!("{games} games: winner agrees in {winners}, score equal in {scores}");
+    assert!(games >= 10, "only {games} games ended by two passes");
+    assert!(
+        winners * 5 >= games * 4,
+        "winner agrees in {winners} of {games}:\n{}",
+        report.join("\n")
+    );
 }

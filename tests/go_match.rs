@@ -1,11 +1,13 @@
 //! `stonelab go match`: games against GNU Go as a real GTP peer (and referee), perfect play from
-//! the 3x3 database against GNU Go and against our own engine without it, and forfeits for
-//! illegal moves.
+//! the 3x3 and 4x4 databases against GNU Go and against our own engine, and forfeits for illegal
+//! moves and for engines that do not answer in time.
 //!
 //! GNU Go is the Debian package `gnugo` (tests/apt-packages.txt; `scripts/test` installs it).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -212,11 +214,112 @@ fn an_illegal_move_loses_the_game() {
 }
 
 #[test]
+fn a_hung_engine_loses_by_timeout_and_is_restarted() {
+    let dir = temp_dir("timeout");
+    // A fake engine that answers everything but genmove, where it waits for a sleep that would
+    // outlast the test; it notes its shell's and the sleep's process ids, to check they were
+    // killed, and counts its starts.
+    let fake = dir.join("hang.sh");
+    let d = dir.display();
+    std::fs::write(
+        &fake,
+        format!(
+            "echo start >> {d}/starts\n\
+             while read -r line; do case \"$line\" in\n\
+             name*) printf '= hang\\n\\n';;\n\
+             genmove*) echo $$ >> {d}/pids; sleep 300 & echo $! >> {d}/pids; wait;;\n\
+             known_command*) printf '= false\\n\\n';;\n\
+             quit*) printf '= \\n\\n'; exit 0;;\n\
+             *) printf '= \\n\\n';;\n\
+             esac; done\n"
+        ),
+    )
+    .unwrap();
+    let fake = format!("sh {}", fake.display());
+    let ours = format!("{} go gtp --threads 1 --playouts 200", exe());
+    let start = std::time::Instant::now();
+    let r = run_match(&[
+        "--black",
+        &fake,
+        "--white",
+        &ours,
+        "--size",
+        "5",
+        "--games",
+        "2",
+        "--timeout-ms",
+        "400",
+    ]);
+    let seconds = start.elapsed().as_secs_f64();
+    // Two genmoves of 0.4 s, a restart, a few fast moves of ours: far below the sleep.
+    assert!(seconds < 30.0, "the match took {seconds} s");
+    assert_eq!(r["timeout_ms"], 400);
+    let games = r["games"].as_array().unwrap();
+    // Game 1: the fake plays Black and hangs on its first genmove.
+    assert_eq!(games[0]["end"], "timeout", "{}", games[0]);
+    assert_eq!(games[0]["winner"], "W");
+    assert_eq!(games[0]["result"], "W+Time");
+    assert_eq!(games[0]["moves"], 0);
+    let note = games[0]["note"].as_str().unwrap();
+    assert!(
+        note.contains("black") && note.contains("no answer in 400 ms"),
+        "{note}"
+    );
+    // Game 2, after a restart: the fake plays White; we move first, then it hangs.
+    assert_eq!(games[1]["end"], "timeout", "{}", games[1]);
+    assert_eq!(games[1]["winner"], "B");
+    assert_eq!(games[1]["moves"], 1);
+    let fake_tally = &r["engines"][0];
+    assert_eq!(fake_tally["timeouts"], 2);
+    assert_eq!(fake_tally["losses"], 2);
+    assert_eq!(fake_tally["illegal_moves"], 0);
+    assert_eq!(fake_tally["restarts"], 1);
+    assert_eq!(r["engines"][1]["wins"], 2);
+    assert_eq!(r["engines"][1]["timeouts"], 0);
+    let starts = std::fs::read_to_string(dir.join("starts")).unwrap();
+    assert_eq!(starts.lines().count(), 2);
+    // Every hung shell and its sleep are gone (reaped, or at worst a zombie awaiting init).
+    let pids = std::fs::read_to_string(dir.join("pids")).unwrap();
+    assert_eq!(pids.lines().count(), 4, "{pids}");
+    for pid in pids.lines() {
+        let stat = format!("/proc/{pid}/stat");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        loop {
+            let state = std::fs::read_to_string(&stat).ok().and_then(|s| {
+                s.rsplit_once(") ")
+                    .and_then(|(_, rest)| rest.chars().next())
+            });
+            match state {
+                None | Some('Z') => break,
+                Some(_) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(50))
+                }
+                Some(s) => panic!("process {pid} still runs (state {s})"),
+            }
+        }
+    }
+    // An engine that never answers `name` is an error at start-up, not a hang.
+    let start = std::time::Instant::now();
+    let out = Command::new(exe())
+        .args(["go", "match", "--black", "sleep 300", "--white", &ours])
+        .args(["--timeout-ms", "300"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no answer in 300 ms"), "{err}");
+    assert!(start.elapsed().as_secs_f64() < 10.0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_match_arguments_are_errors() {
     for args in [
         vec!["--size", "1"],
         vec!["--size", "20"],
         vec!["--games", "0"],
+        vec!["--timeout-ms", "0"],
+        vec!["--timeout-ms", "soon"],
     ] {
         let out = Command::new(exe())
             .args(["go", "match", "--black", "true", "--white", "true"])
@@ -239,4 +342,163 @@ fn bad_match_arguments_are_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("stonelab: error: "));
+}
+
+/// The 4x4 database, solved once for the tests of this file that need it (about 4 CPU-minutes),
+/// and Black's solved lower bound `lo` (area points, komi 0) from tests/data/go/solved.csv.
+struct Solved4 {
+    dir: PathBuf,
+    db: String,
+    lo: f64,
+}
+
+/// Tests that use [`solved_4x4`]; the last one to finish removes the database (50 MB).
+const USERS_4X4: usize = 2;
+static DONE_4X4: AtomicUsize = AtomicUsize::new(0);
+
+/// Held by a test that uses the 4x4 database: removes it when the last such test ends (passed or
+/// failed).
+struct Uses4x4(&'static Solved4);
+
+impl Drop for Uses4x4 {
+    fn drop(&mut self) {
+        if DONE_4X4.fetch_add(1, Ordering::SeqCst) + 1 == USERS_4X4 {
+            let _ = std::fs::remove_dir_all(&self.0.dir);
+        }
+    }
+}
+
+fn solved_4x4() -> Uses4x4 {
+    static SOLVED: OnceLock<Solved4> = OnceLock::new();
+    Uses4x4(SOLVED.get_or_init(|| {
+        let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/go/solved.csv");
+        let text = std::fs::read_to_string(csv).unwrap();
+        let row: Vec<&str> = text
+            .lines()
+            .find(|l| l.starts_with("4x4,"))
+            .expect("a 4x4 row in solved.csv")
+            .split(',')
+            .collect();
+        let lo: f64 = row[2].parse().unwrap();
+        let dir = temp_dir("solve4");
+        let db = dir.join("4x4.db");
+        let out = Command::new(exe())
+            .args([
+                "go",
+                "solve",
+                "4x4",
+                "--workers",
+                "2",
+                "--format",
+                "json",
+                "--out",
+            ])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["value"]["lo"].as_f64(), Some(lo), "{report}");
+        Solved4 {
+            dir,
+            db: db.display().to_string(),
+            lo,
+        }
+    }))
+}
+
+/// `B+3.5` -> 3.5, `W+2` -> -2, `0` -> 0 (GNU Go may write `B+16.0`).
+fn score_of(text: &str) -> f64 {
+    let t = text.trim();
+    if t == "0" {
+        return 0.0;
+    }
+    let (side, v) = t.split_once('+').unwrap_or_else(|| panic!("score '{t}'"));
+    let v: f64 = v.parse().unwrap();
+    if side.eq_ignore_ascii_case("B") {
+        v
+    } else {
+        -v
+    }
+}
+
+/// Game 1 of a komi-0 match in which our engine with the database plays Black: it ends (two
+/// passes, or White resigns), and every score of it — our area count, our engine's
+/// `final_score` and the referee's — is at least Black's solved lower bound `lo`.
+fn check_black_keeps_lo(report: &Value, lo: f64) {
+    let game = &report["games"][0];
+    assert_eq!(game["black"], "black");
+    match game["end"].as_str().unwrap() {
+        "resignation" => assert_eq!(game["winner"], "B", "{game}"),
+        "two_passes" => {
+            let area = game["area_score"].as_f64().unwrap();
+            assert!(area >= lo, "area count {area} below lo {lo}: {game}");
+            let scores = game["engine_scores"].as_array().unwrap();
+            assert!(!scores.is_empty(), "{game}");
+            for s in scores {
+                let v = score_of(s[1].as_str().unwrap());
+                assert!(v >= lo, "{} final_score {v} below lo {lo}: {game}", s[0]);
+            }
+            let decided = score_of(game["result"].as_str().unwrap());
+            assert!(decided >= lo, "result {decided} below lo {lo}: {game}");
+        }
+        other => panic!("game ended by {other}: {game}"),
+    }
+    assert_eq!(report["engines"][0]["illegal_moves"], 0, "{report}");
+    assert_eq!(report["engines"][0]["timeouts"], 0, "{report}");
+}
+
+/// GNU Go (Chinese rules: area scoring like ours; never resigning, so that games are scored)
+/// against our engine with the 4x4 database as Black, komi 0: the score never falls below the
+/// solved `lo`, by GNU Go's count (the referee) or ours.
+#[test]
+fn perfect_play_on_4x4_against_gnugo() {
+    let solved = solved_4x4();
+    let ours = format!("{} go gtp --threads 1 --db {}", exe(), solved.0.db);
+    for level in ["1", "10"] {
+        let gnugo = format!(
+            "{} --mode gtp --level {level} --chinese-rules --never-resign",
+            gnugo()
+        );
+        let r = run_match(&[
+            "--black", &ours, "--white", &gnugo, "--size", "4", "--komi", "0", "--games", "1",
+        ]);
+        assert_eq!(r["referee"], "white", "GNU Go referees");
+        check_black_keeps_lo(&r, solved.0.lo);
+    }
+}
+
+/// The same against our own engine: by search without the database, and with the database as
+/// White too. The latter is the hard case: with lo < hi (+1 and +16 on 4x4) the position has
+/// cycles, and when Black only kept lo (a value-keeping pass first, else the first value-keeping
+/// move) both sides repeated A1, A3, A2, pass until the move cap, scored W+4 as the board stood.
+/// The engine now plays towards the nearest forced end (stonelab_retro::strategy) and the game
+/// ends at lo exactly.
+#[test]
+fn perfect_play_on_4x4_against_our_engine() {
+    let solved = solved_4x4();
+    let lo = solved.0.lo;
+    let ours = format!("{} go gtp --threads 1 --db {}", exe(), solved.0.db);
+    for white in [
+        format!("{} go gtp --threads 1 --playouts 3000", exe()),
+        format!("{} go gtp --threads 1 --playouts 20000", exe()),
+    ] {
+        let r = run_match(&[
+            "--black", &ours, "--white", &white, "--size", "4", "--komi", "0", "--games", "1",
+        ]);
+        check_black_keeps_lo(&r, lo);
+        assert_eq!(r["referee"], Value::Null);
+    }
+    // Database against database: both force the end, Black at its lo exactly.
+    let r = run_match(&[
+        "--black", &ours, "--white", &ours, "--size", "4", "--komi", "0", "--games", "1",
+    ]);
+    check_black_keeps_lo(&r, lo);
+    let game = &r["games"][0];
+    assert_eq!(game["end"], "two_passes", "{game}");
+    assert_eq!(game["area_score"].as_f64(), Some(lo), "{game}");
 }

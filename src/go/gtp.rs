@@ -4,8 +4,11 @@
 //! into a typed [`command::Command`] (or a parse error) before anything acts on it. Answers are
 //! `=[id] result` or `?[id] message`, each followed by an empty line; a malformed line gets a `?`
 //! answer and the loop goes on. Rules: area scoring, suicide illegal, simple ko. `final_score` is
-//! the area count of the board as it stands (every stone counted alive), and `final_status_list`
-//! says the same: every stone alive, none dead or in seki.
+//! the area count after removing the dead stones, which Monte-Carlo ownership finds
+//! ([`stonelab_go::ownership`]: a block whose points end owned by the opponent in most of 1,000
+//! tactical playouts from the position is dead); `final_status_list dead` lists those stones and
+//! `alive` the others. `seki` is always empty: seki stones are listed alive (random playouts do
+//! not tell seki apart, and for an area count a seki group counts as alive anyway).
 
 mod command;
 mod engine;
@@ -15,6 +18,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
+use stonelab_go::ownership;
 use stonelab_go::score::format_score;
 use stonelab_go::vertex::{format_move, format_vertex, COLUMNS};
 use stonelab_go::{Board, Color, Geometry, Point, Rules};
@@ -153,15 +157,14 @@ impl Gtp {
                 Ok(String::new())
             }
             Command::ShowBoard => Ok(show(self.engine.board(), self.engine.komi())),
-            Command::FinalScore => Ok(format_score(
-                self.engine.board().area_score(self.engine.komi()),
-            )),
+            Command::FinalScore => Ok(format_score(self.evaluate().score)),
             Command::FinalStatusList(status) => Ok(match status {
                 Status::Alive => {
-                    let b = self.engine.board();
-                    vertices(b.occupied().iter(), &g)
+                    let dead = self.evaluate().dead;
+                    vertices(self.engine.board().occupied().and_not(dead).iter(), &g)
                 }
-                Status::Dead | Status::Seki => String::new(),
+                Status::Dead => vertices(self.evaluate().dead.iter(), &g),
+                Status::Seki => String::new(),
             }),
             Command::LoadSgf { path, move_number } => {
                 let board =
@@ -190,6 +193,18 @@ impl Gtp {
                 Ok(vertices(self.engine.board().stones(color).iter(), &g))
             }
         }
+    }
+}
+
+impl Gtp {
+    /// Dead stones and the score without them, by Monte-Carlo ownership
+    /// ([`stonelab_go::ownership`]; deterministic for a position).
+    fn evaluate(&self) -> ownership::Evaluation {
+        ownership::evaluate(
+            self.engine.board(),
+            self.engine.komi(),
+            ownership::DEFAULT_PLAYOUTS,
+        )
     }
 }
 

@@ -2,18 +2,25 @@
 //!
 //! The engine given by `--black` plays Black in odd-numbered games and White in even ones. Moves
 //! are checked on our [`Board`] (area scoring, suicide illegal, simple ko): an illegal or
-//! unreadable move, or a failed `genmove`, loses the game. A game ends after two passes in a row,
+//! unreadable move, or a failed `genmove`, loses the game. So does leaving any command of the
+//! game unanswered for `--timeout-ms` (each engine's output is read by a thread, and the runner
+//! waits on a channel with a time limit): the engine is then killed, with its process group, and
+//! started afresh for the next game. A scorer that times out on `final_score` is only left out. A game ends after two passes in a row,
 //! a resignation, or the move cap (`4 * points + 64`, passes included). A finished game is scored
 //! by area on our board; every engine that knows `final_score` is asked too, and a score that
 //! differs from ours is reported as a disagreement. The referee, whose score decides the game, is
 //! the first engine (`--black` command first) that offers `final_score` and is not stonelab
-//! itself (GNU Go removes dead stones, stonelab's count does not); without one, our count decides.
+//! itself (an independent referee: stonelab's own `final_score` is a Monte-Carlo estimate of the
+//! dead stones); without one, our count decides.
 //!
 //! The Elo difference comes from the score fraction `p = (W + D/2) / N` of the `--black` engine,
 //! `-400 log10(1/p - 1)`, with a 95% interval from the Wilson score interval of `p`.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use serde::Serialize;
@@ -44,62 +51,140 @@ pub struct Args {
     /// whole seconds rounded up (GTP times are integers: for less, use the engines' own options)
     #[arg(long = "move-ms", value_name = "T")]
     pub move_ms: Option<u64>,
+    /// Milliseconds an engine may take to answer any command; one that takes longer loses the
+    /// game by timeout, is killed and is started afresh for the next game [default: 10 times
+    /// --move-ms, at least 10000; 60000 without --move-ms]
+    #[arg(long = "timeout-ms", value_name = "T")]
+    pub timeout_ms: Option<u64>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 
-/// A GTP engine in a child process.
+impl Args {
+    /// The answer time limit in force (see `--timeout-ms`).
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms.unwrap_or(match self.move_ms {
+            Some(ms) => ms.saturating_mul(10).max(10_000),
+            None => 60_000,
+        }))
+    }
+}
+
+/// A GTP engine in a child process (in a process group of its own, so that killing it takes any
+/// process it started too), its output read by a thread.
 struct Client {
     command: String,
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    lines: Receiver<String>,
+    /// How long an answer may take.
+    timeout: Duration,
     name: String,
     final_score: bool,
 }
 
+/// Why a command got no GTP answer.
+enum Failure {
+    /// No answer within the time limit (the engine must be killed: it may answer late).
+    Timeout(String),
+    /// The engine closed its output or answered something that is not GTP.
+    Broken(anyhow::Error),
+}
+
+impl Failure {
+    fn into_error(self) -> anyhow::Error {
+        match self {
+            Failure::Timeout(why) => anyhow::anyhow!(why),
+            Failure::Broken(e) => e,
+        }
+    }
+}
+
 impl Client {
-    fn spawn(command: &str) -> anyhow::Result<Client> {
+    fn spawn(command: &str, timeout: Duration) -> anyhow::Result<Client> {
         let mut child = Process::new("sh")
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .with_context(|| format!("cannot start engine '{command}'"))?;
         let stdin = child.stdin.take().context("engine stdin")?;
-        let stdout = BufReader::new(child.stdout.take().context("engine stdout")?);
+        let stdout = child.stdout.take().context("engine stdout")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
         let mut client = Client {
             command: command.to_string(),
             child,
             stdin,
-            stdout,
+            lines: rx,
+            timeout,
             name: String::new(),
             final_score: false,
         };
-        client.name = client
-            .send("name")?
-            .map_err(|e| anyhow::anyhow!("engine '{command}': name failed: {e}"))?;
-        client.final_score = client.send("known_command final_score")?.as_deref() == Ok("true");
+        let name = client.send("name").map_err(Failure::into_error);
+        let name = match name {
+            Ok(Ok(name)) => name,
+            Ok(Err(e)) => {
+                client.kill();
+                bail!("engine '{command}': name failed: {e}")
+            }
+            Err(e) => {
+                client.kill();
+                return Err(e);
+            }
+        };
+        client.name = name;
+        client.final_score = match client.send("known_command final_score") {
+            Ok(answer) => answer.as_deref() == Ok("true"),
+            Err(e) => {
+                client.kill();
+                return Err(e.into_error());
+            }
+        };
         Ok(client)
     }
 
-    /// Sends one command; the outer error is a dead or garbled engine, the inner one a `?` answer.
-    fn send(&mut self, line: &str) -> anyhow::Result<Result<String, String>> {
+    /// Sends one command and reads the answer within the time limit: `Ok(Ok(text))` for `=`,
+    /// `Ok(Err(message))` for `?`.
+    fn send(&mut self, line: &str) -> Result<Result<String, String>, Failure> {
         let what = || format!("engine '{}' (command '{line}')", self.command);
-        writeln!(self.stdin, "{line}").with_context(what)?;
-        self.stdin.flush().with_context(what)?;
-        let mut answer = String::new();
-        let mut lines = Vec::new();
+        let broken = |e: anyhow::Error| Failure::Broken(e);
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .with_context(what)
+            .map_err(broken)?;
+        let deadline = Instant::now() + self.timeout;
+        let mut lines: Vec<String> = Vec::new();
         loop {
-            answer.clear();
-            let n = self.stdout.read_line(&mut answer).with_context(what)?;
-            if n == 0 {
-                bail!("{}: the engine closed its output", what());
-            }
-            let text = answer.trim_end_matches(['\r', '\n']);
+            let left = deadline.saturating_duration_since(Instant::now());
+            let text = match self.lines.recv_timeout(left) {
+                Ok(text) => text,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Failure::Timeout(format!(
+                        "{}: no answer in {} ms",
+                        what(),
+                        self.timeout.as_millis()
+                    )))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(broken(anyhow::anyhow!(
+                        "{}: the engine closed its output",
+                        what()
+                    )))
+                }
+            };
+            let text = text.trim_end_matches('\r');
             if text.trim().is_empty() {
                 if lines.is_empty() {
                     continue;
@@ -112,7 +197,12 @@ impl Client {
         let ok = match first.chars().next() {
             Some('=') => true,
             Some('?') => false,
-            _ => bail!("{}: answer '{first}' is not GTP", what()),
+            _ => {
+                return Err(broken(anyhow::anyhow!(
+                    "{}: answer '{first}' is not GTP",
+                    what()
+                )))
+            }
         };
         let body = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
         let mut text = body.trim().to_string();
@@ -123,14 +213,40 @@ impl Client {
         Ok(if ok { Ok(text) } else { Err(text) })
     }
 
-    fn must(&mut self, line: &str) -> anyhow::Result<String> {
-        self.send(line)?
-            .map_err(|e| anyhow::anyhow!("engine '{}': '{line}' failed: {e}", self.command))
+    /// `quit`, then a kill if the engine has not left within a second.
+    fn quit(mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.kill();
     }
 
-    fn quit(mut self) {
-        let _ = self.send("quit");
+    /// Kills the engine's whole process group (the `sh` and what it started) and reaps it.
+    fn kill(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let killed = Process::new("kill")
+            .args(["-KILL", "--", &group])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !killed {
+            let _ = self.child.kill();
+        }
         let _ = self.child.wait();
+    }
+}
+
+impl Drop for Client {
+    /// An engine still running when its client goes (the match stopped on an error) is killed.
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.kill();
+        }
     }
 }
 
@@ -143,6 +259,8 @@ enum End {
     Resignation,
     IllegalMove,
     GenmoveFailed,
+    /// An engine did not answer a command in time (`--timeout-ms`).
+    Timeout,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -162,7 +280,7 @@ struct Game {
     engine_scores: Vec<(String, String)>,
     referee: Option<String>,
     disagreement: bool,
-    /// The illegal move, or the failed genmove, with the engine that made it.
+    /// The illegal move, the failed genmove or the command left unanswered, with the engine.
     note: Option<String>,
     sequence: Vec<String>,
 }
@@ -175,6 +293,10 @@ struct Tally {
     losses: u32,
     draws: u32,
     illegal_moves: u32,
+    /// Games lost by not answering in time.
+    timeouts: u32,
+    /// Times the engine was killed and started afresh after a timeout.
+    restarts: u32,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -184,8 +306,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    if args.timeout_ms == Some(0) {
+        bail!("--timeout-ms must be positive");
+    }
     let g = Geometry::new(args.size, args.size).expect("size in range");
-    let mut engines = [Client::spawn(&args.black)?, Client::spawn(&args.white)?];
+    let timeout = args.timeout();
+    let black = Client::spawn(&args.black, timeout)?;
+    let white = match Client::spawn(&args.white, timeout) {
+        Ok(w) => w,
+        Err(e) => {
+            black.quit();
+            return Err(e);
+        }
+    };
+    let mut engines = [black, white];
     let labels = ["black", "white"];
     let mut tallies: Vec<Tally> = (0..2)
         .map(|i| Tally {
@@ -199,7 +333,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for number in 1..=args.games {
         // Engine index playing Black.
         let first = if number % 2 == 1 { 0 } else { 1 };
-        let game = play_game(&mut engines, &args, g, number, first, referee, labels)?;
+        let (game, hung) = play_game(&mut engines, &args, g, number, first, referee, labels)?;
         let black_won = match game.winner.as_str() {
             "B" => Some(true),
             "W" => Some(false),
@@ -213,14 +347,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Some(_) => tally.losses += 1,
             }
         }
-        if game.end == End::IllegalMove || game.end == End::GenmoveFailed {
+        if matches!(
+            game.end,
+            End::IllegalMove | End::GenmoveFailed | End::Timeout
+        ) {
             let loser = if game.winner == "B" { 1 - first } else { first };
             tallies[loser].illegal_moves += u32::from(game.end == End::IllegalMove);
+            tallies[loser].timeouts += u32::from(game.end == End::Timeout);
         }
         if args.format == Format::Text {
             print_game(&game);
         }
         games.push(game);
+        // An engine that did not answer in time may answer late, or never: a fresh one plays on.
+        for i in 0..2 {
+            if hung[i] {
+                engines[i].kill();
+                if number < args.games {
+                    let command = if i == 0 { &args.black } else { &args.white };
+                    engines[i] = Client::spawn(command, timeout)
+                        .with_context(|| format!("cannot restart the {} engine", labels[i]))?;
+                    tallies[i].restarts += 1;
+                }
+            }
+        }
     }
     for e in engines {
         e.quit();
@@ -232,6 +382,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "size": args.size,
             "komi": args.komi,
             "move_ms": args.move_ms,
+            "timeout_ms": timeout.as_millis() as u64,
             "games": games,
             "engines": tallies,
             "referee": referee.map(|i| labels[i]),
@@ -241,8 +392,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Format::Text => {
             for t in &tallies {
                 println!(
-                    "{} ({}): {} wins, {} losses, {} draws, {} illegal moves",
-                    t.engine, t.name, t.wins, t.losses, t.draws, t.illegal_moves
+                    "{} ({}): {} wins, {} losses, {} draws, {} illegal moves, {} timeouts",
+                    t.engine, t.name, t.wins, t.losses, t.draws, t.illegal_moves, t.timeouts
                 );
             }
             println!(
@@ -263,6 +414,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Why a game stopped before its end: an engine left a command unanswered in time (it loses),
+/// or something no game can go on from.
+enum Stop {
+    Timeout { engine: usize, note: String },
+    Fatal(anyhow::Error),
+}
+
+/// Sends `line` to engine `i`: a timeout stops the game, a broken engine stops the match.
+fn ask(engines: &mut [Client; 2], i: usize, line: &str) -> Result<Result<String, String>, Stop> {
+    engines[i].send(line).map_err(|f| match f {
+        Failure::Timeout(note) => Stop::Timeout { engine: i, note },
+        Failure::Broken(e) => Stop::Fatal(e),
+    })
+}
+
+/// [`ask`], where a `?` answer stops the match too.
+fn must(engines: &mut [Client; 2], i: usize, line: &str) -> Result<String, Stop> {
+    ask(engines, i, line)?.map_err(|e| {
+        Stop::Fatal(anyhow::anyhow!(
+            "engine '{}': '{line}' failed: {e}",
+            engines[i].command
+        ))
+    })
+}
+
+/// Plays one game; also says which engines left a command unanswered (to be restarted).
 fn play_game(
     engines: &mut [Client; 2],
     args: &Args,
@@ -271,62 +448,24 @@ fn play_game(
     first: usize,
     referee: Option<usize>,
     labels: [&str; 2],
-) -> anyhow::Result<Game> {
-    for e in engines.iter_mut() {
-        e.send(&format!("boardsize {}", args.size))?.map_err(|m| {
-            anyhow::anyhow!("engine '{}' refuses size {}: {m}", e.command, args.size)
-        })?;
-        e.must("clear_board")?;
-        e.must(&format!("komi {}", args.komi))?;
-        if let Some(ms) = args.move_ms {
-            // GTP times are whole seconds; an engine that refuses clocks plays on without.
-            let _ = e.send(&format!("time_settings 0 {} 1", ms.div_ceil(1000)))?;
-        }
-    }
+) -> anyhow::Result<(Game, [bool; 2])> {
     let mut board = Board::new(g, Rules::STANDARD);
-    let cap = 4 * g.area() as u32 + 64;
-    let mut passes = 0;
     let mut sequence = Vec::new();
-    let (end, forfeit, note) = loop {
-        if passes >= 2 {
-            break (End::TwoPasses, None, None);
+    let played = moves(engines, args, g, first, labels, &mut board, &mut sequence);
+    let mut hung = [false; 2];
+    let (end, forfeit, note) = match played {
+        Ok(ended) => ended,
+        Err(Stop::Fatal(e)) => return Err(e),
+        Err(Stop::Timeout { engine, note }) => {
+            hung[engine] = true;
+            let color = if engine == first {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let note = format!("{} {note}", labels[engine]);
+            (End::Timeout, Some(color), Some(note))
         }
-        if sequence.len() as u32 >= cap {
-            break (End::MoveCap, None, None);
-        }
-        let color = board.to_move();
-        let who = if color == Color::Black {
-            first
-        } else {
-            1 - first
-        };
-        let letter = color.letter();
-        let answer = engines[who].send(&format!("genmove {letter}"))?;
-        let text = match answer {
-            Ok(t) => t,
-            Err(e) => {
-                let note = format!("{} genmove failed: {e}", labels[who]);
-                break (End::GenmoveFailed, Some(color), Some(note));
-            }
-        };
-        if text.eq_ignore_ascii_case("resign") {
-            break (End::Resignation, Some(color), None);
-        }
-        let mv = match parse_vertex(&text, &g) {
-            Ok(mv) => mv,
-            Err(_) => {
-                let note = format!("{} played '{text}', not a vertex of the board", labels[who]);
-                break (End::IllegalMove, Some(color), Some(note));
-            }
-        };
-        if let Err(e) = board.try_play(mv) {
-            let note = format!("{} played illegal {letter} {text} ({e})", labels[who]);
-            break (End::IllegalMove, Some(color), Some(note));
-        }
-        let shown = format_move(mv, &g);
-        sequence.push(format!("{letter} {shown}"));
-        engines[1 - who].must(&format!("play {letter} {shown}"))?;
-        passes = if mv == Move::Pass { passes + 1 } else { 0 };
     };
     let mut game = Game {
         number,
@@ -348,19 +487,27 @@ fn play_game(
         game.winner = winner.to_string();
         game.result = match end {
             End::Resignation => format!("{winner}+Resign"),
+            End::Timeout => format!("{winner}+Time"),
             _ => format!("{winner}+Forfeit"),
         };
-        return Ok(game);
+        return Ok((game, hung));
     }
     let area = board.area_score(args.komi);
     game.area_score = Some(area);
     let mut decided = area;
-    for (i, e) in engines.iter_mut().enumerate() {
-        if !e.final_score {
+    for i in 0..2 {
+        if !engines[i].final_score {
             continue;
         }
-        let Ok(text) = e.send("final_score")? else {
-            continue;
+        // A scorer that does not answer in time is left out (and restarted); the game stands.
+        let text = match ask(engines, i, "final_score") {
+            Ok(Ok(text)) => text,
+            Ok(Err(_)) => continue,
+            Err(Stop::Timeout { .. }) => {
+                hung[i] = true;
+                continue;
+            }
+            Err(Stop::Fatal(e)) => return Err(e),
         };
         let score = parse_score(&text);
         if score != Some(area) {
@@ -383,7 +530,80 @@ fn play_game(
     }
     .to_string();
     game.result = format_score(decided);
-    Ok(game)
+    Ok((game, hung))
+}
+
+/// Sets the engines up and plays the moves until the game ends: how, and who forfeits.
+fn moves(
+    engines: &mut [Client; 2],
+    args: &Args,
+    g: Geometry,
+    first: usize,
+    labels: [&str; 2],
+    board: &mut Board,
+    sequence: &mut Vec<String>,
+) -> Result<(End, Option<Color>, Option<String>), Stop> {
+    for i in 0..2 {
+        ask(engines, i, &format!("boardsize {}", args.size))?.map_err(|m| {
+            Stop::Fatal(anyhow::anyhow!(
+                "engine '{}' refuses size {}: {m}",
+                engines[i].command,
+                args.size
+            ))
+        })?;
+        must(engines, i, "clear_board")?;
+        must(engines, i, &format!("komi {}", args.komi))?;
+        if let Some(ms) = args.move_ms {
+            // GTP times are whole seconds; an engine that refuses clocks plays on without.
+            let _ = ask(
+                engines,
+                i,
+                &format!("time_settings 0 {} 1", ms.div_ceil(1000)),
+            )?;
+        }
+    }
+    let cap = 4 * g.area() + 64;
+    let mut passes = 0;
+    loop {
+        if passes >= 2 {
+            return Ok((End::TwoPasses, None, None));
+        }
+        if sequence.len() >= cap {
+            return Ok((End::MoveCap, None, None));
+        }
+        let color = board.to_move();
+        let who = if color == Color::Black {
+            first
+        } else {
+            1 - first
+        };
+        let letter = color.letter();
+        let text = match ask(engines, who, &format!("genmove {letter}"))? {
+            Ok(t) => t,
+            Err(e) => {
+                let note = format!("{} genmove failed: {e}", labels[who]);
+                return Ok((End::GenmoveFailed, Some(color), Some(note)));
+            }
+        };
+        if text.eq_ignore_ascii_case("resign") {
+            return Ok((End::Resignation, Some(color), None));
+        }
+        let mv = match parse_vertex(&text, &g) {
+            Ok(mv) => mv,
+            Err(_) => {
+                let note = format!("{} played '{text}', not a vertex of the board", labels[who]);
+                return Ok((End::IllegalMove, Some(color), Some(note)));
+            }
+        };
+        if let Err(e) = board.try_play(mv) {
+            let note = format!("{} played illegal {letter} {text} ({e})", labels[who]);
+            return Ok((End::IllegalMove, Some(color), Some(note)));
+        }
+        let shown = format_move(mv, &g);
+        sequence.push(format!("{letter} {shown}"));
+        must(engines, 1 - who, &format!("play {letter} {shown}"))?;
+        passes = if mv == Move::Pass { passes + 1 } else { 0 };
+    }
 }
 
 /// `B+3.5` → 3.5, `W+2` → -2, `0` → 0.

@@ -1,5 +1,5 @@
 //! Small-board Go for stonelab: bitboards, the board core (blocks, captures, ko, Zobrist), eyes,
-//! playouts and position enumeration.
+//! playouts, Monte-Carlo search and ownership, and position enumeration.
 //!
 //! One concept per file, re-exported flat from here.
 
@@ -10,6 +10,7 @@ pub mod dp;
 pub mod enumerate;
 pub mod eyes;
 pub mod mcts;
+pub mod ownership;
 pub mod perft;
 pub mod playout;
 pub mod rng;

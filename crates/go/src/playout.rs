@@ -451,6 +451,143 @@ impl PlayoutBoard {
         }
     }
 
+    /// The single liberty of the chain with root `r` when it is in atari (`r` must hold a stone).
+    #[inline]
+    fn atari_liberty(&self, r: usize) -> Option<usize> {
+        let x = self.libs[r];
+        let count = x & 0xfff;
+        (count > 0 && self.in_atari(r)).then(|| (((x >> 12) & 0xf_ffff) / count) as usize)
+    }
+
+    /// A move for the side to move with two tactical replies to the opponent's last stone `last`
+    /// before the random choice: capture the chain of `last` when it is in atari; else, for an own
+    /// chain next to `last` left in atari, capture an opponent chain in atari touching it, or
+    /// extend at its liberty when that gains liberties (the liberty has two empty neighbours, or
+    /// joins another own chain not in atari) and is not an own eye. Otherwise (or when `last` is
+    /// `None`, a pass, or not an opponent stone) a random move as [`PlayoutBoard::random_move`]
+    /// draws it, but never a self-atari of two stones or more that captures nothing (so a group
+    /// does not fill the last eye it needs, which the rule-2/4 test may not see, e.g. a corner
+    /// point whose diagonal is another eye); the side passes when only such moves are left.
+    /// Playouts with these rules capture lost invaders and keep living groups alive, which uniform
+    /// ones leave to chance: they judge life and death at the end of a game better (see
+    /// [`crate::ownership`]).
+    pub fn tactical_move(&mut self, rng: &mut Rng, last: Option<Point>) -> Move {
+        if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
+            if let Some(s) = self.reply(self.slot(p)) {
+                return Move::Play(self.point(s));
+            }
+        }
+        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
+    /// Whether `c` playing the empty slot `s` makes a chain of two stones or more with one liberty
+    /// that captures nothing (a lone stone may: throw-ins kill).
+    fn self_atari(&self, s: usize, c: u8) -> bool {
+        let nbrs = self.neighbours(s);
+        let mut libs = [0usize; 2];
+        let mut n = 0;
+        let mut add = |x: usize, n: &mut usize| {
+            if x != s && !libs[..(*n).min(2)].contains(&x) {
+                if *n < 2 {
+                    libs[*n] = x;
+                }
+                *n += 1;
+            }
+        };
+        for &q in &nbrs {
+            match self.colour[q] {
+                EMPTY => add(q, &mut n),
+                k if k == 3 - c && self.in_atari(self.root(q)) => return false,
+                _ => {}
+            }
+        }
+        if n >= 2 {
+            return false;
+        }
+        let mut roots = [0usize; 4];
+        let mut size = 1;
+        for (i, &q) in nbrs.iter().enumerate() {
+            if self.colour[q] != c {
+                continue;
+            }
+            let r = self.root(q);
+            if roots[..i].contains(&r) {
+                continue;
+            }
+            roots[i] = r;
+            size += usize::from(self.size[r]);
+            let mut t = r;
+            loop {
+                for x in self.neighbours(t) {
+                    if self.colour[x] == EMPTY {
+                        add(x, &mut n);
+                        if n >= 2 {
+                            return false;
+                        }
+                    }
+                }
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+        }
+        size >= 2
+    }
+
+    /// The tactical reply of [`PlayoutBoard::tactical_move`] to the stone on slot `l`, if any.
+    fn reply(&self, l: usize) -> Option<usize> {
+        let me = code(self.to_move);
+        let opp = 3 - me;
+        let ko = self.ko as usize;
+        if self.colour[l] != opp {
+            return None;
+        }
+        if let Some(lib) = self.atari_liberty(self.root(l)).filter(|&x| x != ko) {
+            return Some(lib);
+        }
+        for q in self.neighbours(l) {
+            if self.colour[q] != me {
+                continue;
+            }
+            let r = self.root(q);
+            let Some(lib) = self.atari_liberty(r) else {
+                continue;
+            };
+            // Capture an opponent chain in atari that touches the chain in danger.
+            let mut t = r;
+            loop {
+                for n in self.neighbours(t) {
+                    if self.colour[n] == opp {
+                        if let Some(x) = self.atari_liberty(self.root(n)).filter(|&x| x != ko) {
+                            return Some(x);
+                        }
+                    }
+                }
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+            // Extend, when that gains liberties (then the move is legal too).
+            if lib == ko || self.is_eye(lib, me) {
+                continue;
+            }
+            let nbrs = self.neighbours(lib);
+            let empties = nbrs.iter().filter(|&&n| self.colour[n] == EMPTY).count();
+            let joins = nbrs.iter().any(|&n| {
+                self.colour[n] == me && self.root(n) != r && !self.in_atari(self.root(n))
+            });
+            if empties >= 2 || joins {
+                return Some(lib);
+            }
+        }
+        None
+    }
+
     /// A uniformly random legal move for the side to move that does not fill its own eye, or a
     /// pass. Samples the empty list without replacement: a rejected point (own eye, ko, suicide)
     /// is swapped behind the part still to be drawn, so every acceptable point is equally likely.
@@ -464,12 +601,19 @@ impl PlayoutBoard {
     /// [`PlayoutBoard::random_move`] as a slot, 0 for a pass.
     #[inline]
     fn pick(&mut self, rng: &mut Rng) -> usize {
+        self.pick_where(rng, |_, _, _| true)
+    }
+
+    /// [`PlayoutBoard::pick`] among the acceptable slots `s` that `keep(self, s, colour code)` also
+    /// accepts (with a constant `true` it compiles to `pick` itself).
+    #[inline]
+    fn pick_where(&mut self, rng: &mut Rng, keep: impl Fn(&Self, usize, u8) -> bool) -> usize {
         let c = code(self.to_move);
         let mut k = self.n_empty;
         while k > 0 {
             let i = rng.below(k as u32) as usize;
             let s = self.empties[i & SLOT_MASK] as usize & SLOT_MASK;
-            if s != self.ko as usize && self.acceptable(s, c) {
+            if s != self.ko as usize && self.acceptable(s, c) && keep(self, s, c) {
                 return s;
             }
             k -= 1;
@@ -651,6 +795,72 @@ mod tests {
                 assert!(a.moves <= playout.max_moves());
             }
         }
+    }
+
+    fn from_diagram(diagram: &str, to_move: Color) -> PlayoutBoard {
+        let mut setup: crate::Setup = diagram.parse().unwrap();
+        setup.to_move = to_move;
+        let board = crate::Board::from_setup(setup, crate::Rules::STANDARD).unwrap();
+        crate::mcts::playout_board(&board)
+    }
+
+    #[test]
+    fn tactical_replies() {
+        // White's last stone C3 is in atari: Black takes it at D3.
+        let mut b = from_diagram(".....\n..X..\n.XO..\n..X..\n.....\n", Color::Black);
+        let mv = b.tactical_move(&mut Rng::new(1), Some(Point::new(2, 2)));
+        assert_eq!(mv, Move::Play(Point::new(2, 3)));
+        // White's last stone B2 left Black's A1-A2 with one liberty, A3, and no white chain next
+        // to them is in atari: Black extends at A3, which has two empty neighbours.
+        let mut b = from_diagram(".....\n.....\n.....\nXO...\nXO...\n", Color::Black);
+        let mv = b.tactical_move(&mut Rng::new(1), Some(Point::new(3, 1)));
+        assert_eq!(mv, Move::Play(Point::new(2, 0)));
+    }
+
+    #[test]
+    fn tactical_playouts_keep_a_two_eyed_group() {
+        // White's group on the upper right has eyes at H8 and J9. J9 is not a rule-2/4 eye (its
+        // diagonal H8 is empty), so uniform playouts let White fill it and Black then capture the
+        // whole group at H8; tactical ones refuse that self-atari.
+        let start = from_diagram(
+            "..XX.XOO.\n..X..XO.O\n...XXOOOO\nXXXOXXXXO\nXOOOX..XX\n\
+             O.OXX..OX\n.OOOX..O.\n.OXXX.X.O\n.OOOX...X\n",
+            Color::Black,
+        );
+        let group = Point::new(2, 6);
+        let mut rng = Rng::new(3);
+        let (mut uniform_lost, mut tactical_lost) = (0, 0);
+        for i in 0..200 {
+            for tactical in [false, true] {
+                let mut b = start.clone();
+                if i % 2 == 1 {
+                    b.play(Move::Pass);
+                }
+                let (mut passes, mut moves, mut last) = (0, 0, None);
+                while passes < 2 && moves < 400 {
+                    let mv = if tactical {
+                        b.tactical_move(&mut rng, last)
+                    } else {
+                        b.random_move(&mut rng)
+                    };
+                    b.play(mv);
+                    (passes, last) = match mv {
+                        Move::Pass => (passes + 1, None),
+                        Move::Play(p) => (0, Some(p)),
+                    };
+                    moves += 1;
+                }
+                if !b.stones(Color::White).contains(group) {
+                    if tactical {
+                        tactical_lost += 1;
+                    } else {
+                        uniform_lost += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(tactical_lost, 0);
+        assert!(uniform_lost > 20, "{uniform_lost}");
     }
 
     #[test]

@@ -13,8 +13,16 @@ use crate::bitboard::{Bitboard, Geometry};
 /// Black's and White's area: stones plus the empty regions whose neighbours are all of that colour.
 #[must_use]
 pub fn area(g: &Geometry, black: Bitboard, white: Bitboard) -> [u32; 2] {
+    let [b, w] = owners(g, black, white);
+    [b.count(), w.count()]
+}
+
+/// The points each side owns by area: its stones plus the empty regions whose neighbours are all of
+/// that colour (empty regions touching both colours, or none, belong to neither).
+#[must_use]
+pub fn owners(g: &Geometry, black: Bitboard, white: Bitboard) -> [Bitboard; 2] {
     let empty = g.not(black | white);
-    let mut out = [black.count(), white.count()];
+    let mut out = [black, white];
     let mut rest = empty;
     while let Some(p) = rest.first() {
         let region = g.flood(Bitboard::from_point(p), empty);
@@ -22,9 +30,9 @@ pub fn area(g: &Geometry, black: Bitboard, white: Bitboard) -> [u32; 2] {
         let b = (border & black).any();
         let w = (border & white).any();
         if b && !w {
-            out[0] += region.count();
+            out[0] |= region;
         } else if w && !b {
-            out[1] += region.count();
+            out[1] |= region;
         }
         rest = rest.and_not(region);
     }

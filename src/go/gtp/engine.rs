@@ -2,9 +2,17 @@
 //!
 //! Move choice, in order:
 //! 1. A solved database for the board's size is loaded and knows the position: a move that keeps
-//!    the value (komi only shifts every value, so the same moves keep it for any komi). A
-//!    value-keeping pass is preferred, so games finish; otherwise the first such move in point
-//!    order.
+//!    the side's bound (Black's `lo`, White's `hi`: what it can force the game to end with; komi
+//!    only shifts every value, so the same moves keep it for any komi) *and makes progress*. With
+//!    cycles (4x4: `[+1,+16]` from the start) keeping the bound is not enough: the first
+//!    value-keeping move, passes preferred, lets Black repeat A1, A3, A2, pass for ever against
+//!    White's first value-keeping moves. So the engine computes the attractor rank, the plies
+//!    within which it can force an end at its bound, over the states reachable from the position
+//!    ([`stonelab_retro::strategy`], at most [`FORCING_STATES`], or [`FORCING_STATES_IN_CYCLE`]
+//!    once the position repeats) and plays to a successor of least rank, which ends the game
+//!    within that many plies. When no forced end is found within the limit (early in the game),
+//!    a value-keeping move: a pass if one keeps the value, else the first in point order; cycles
+//!    need captures, which come later, and a repeated position raises the limit.
 //! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
 //!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. It passes only when the
 //!    area count as the board stands wins for us and the search agrees (best win rate at least
@@ -22,8 +30,14 @@ use stonelab_go::vertex::parse_size;
 use stonelab_go::{Board, Color, Geometry, Move, Rules};
 use stonelab_retro::db::Database;
 use stonelab_retro::go::{best_moves, GoGame};
+use stonelab_retro::strategy::Forcing;
 use stonelab_retro::GameGraph;
 
+/// Most states [`Forcing`] explores for a database move (about 0.15 s on 4x4)...
+pub const FORCING_STATES: usize = 20_000;
+/// ...and when the position has occurred before in the game, so that a cycle has begun (about
+/// 7 s and 150 MB on 4x4, once per cycle at most: the move it finds ends the game).
+pub const FORCING_STATES_IN_CYCLE: usize = 1_000_000;
 /// Resign below this win rate of the best move...
 pub const RESIGN_WIN_RATE: f64 = 0.05;
 /// ...when the search ran at least this many playouts.
@@ -201,17 +215,47 @@ impl Engine {
         decision
     }
 
-    /// A value-keeping move from a loaded database, if one covers this position.
+    /// A value-keeping move from a loaded database, if one covers this position: the move towards
+    /// the nearest forced end at the side's bound when [`Forcing`] finds one within
+    /// [`FORCING_STATES`] ([`FORCING_STATES_IN_CYCLE`] in a repeated position), else as
+    /// [`best_moves`] says (a pass first).
     fn solved_move(&self, board: &mut Board, passes: u32) -> Option<Move> {
         let solved = self.solved.iter().find(|s| {
             (s.geometry.rows(), s.geometry.cols())
                 == (board.geometry().rows(), board.geometry().cols())
         })?;
         let pass = passes > 0;
-        let here = solved.db.get(solved.game.state_of(board, pass).ok()?)?;
+        let root = solved.game.state_of(board, pass).ok()?;
+        let here = solved.db.get(root)?;
         let value = |s: u64| solved.db.get(s).expect("state below len");
+        let edges = solved.game.moves(board, pass).ok()?;
+        let start = Instant::now();
+        let limit = if repeats(board) {
+            FORCING_STATES_IN_CYCLE
+        } else {
+            FORCING_STATES
+        };
+        if let Some(forcing) = Forcing::compute(&solved.game, value, root, limit) {
+            if let Some(plies) = forcing.plies(root) {
+                // The least rank; among equals a pass, then the first in point order.
+                let choice = edges
+                    .iter()
+                    .filter_map(|&(m, e)| forcing.edge_plies(e).map(|p| (p, m != Move::Pass, m)))
+                    .min_by_key(|&(p, not_pass, _)| (p, not_pass));
+                if let Some((_, _, mv)) = choice {
+                    eprintln!(
+                        "stonelab: database {here}: forced end within {plies} plies ({} states, \
+                         {:.3} s)",
+                        forcing.explored(),
+                        start.elapsed().as_secs_f64()
+                    );
+                    return Some(mv);
+                }
+            }
+        }
         let moves = crate::go::solve::move_bounds(&solved.game, board, pass, value).ok()?;
         let best = best_moves(board.to_move(), here, &moves);
+        eprintln!("stonelab: database {here}: no forced end found within {limit} states");
         if best.contains(&Move::Pass) {
             return Some(Move::Pass);
         }
@@ -270,6 +314,18 @@ impl Engine {
         }
         Decision::Play(result.best)
     }
+}
+
+/// Whether the position (stones, side to move, ko) occurred before in the board's history.
+fn repeats(board: &Board) -> bool {
+    let here = board.hash();
+    let mut past = board.clone();
+    while past.undo().is_ok() {
+        if past.hash() == here {
+            return true;
+        }
+    }
+    false
 }
 
 fn new_board(geometry: Geometry) -> Board {
