@@ -1,5 +1,7 @@
-//! Monte-Carlo tree search: UCT with RAVE (all-moves-as-first) over the eye-aware random playouts of
-//! [`crate::playout`], on several threads.
+//! Monte-Carlo tree search: UCT with RAVE (all-moves-as-first) over the eye-aware playouts of
+//! [`crate::playout`], on several threads. The playouts answer the last move first (capture a chain
+//! it left in atari, save one it put in atari) and avoid big self-ataris before they fall back to
+//! a uniform random move ([`PlayoutBoard::tactical_move`]).
 //!
 //! Each thread grows its own tree from the same root with its own seed (root parallelism); the
 //! visit counts of the root moves are summed at the end and the most visited move wins (ties go to
@@ -301,7 +303,11 @@ impl Tree {
         }
         while passes < 2 && self.seq.len() < self.cap {
             let color = board.to_move();
-            let mv = board.random_move(&mut self.rng);
+            let last = match self.seq.last() {
+                Some(&(mv, _)) if mv != PASS => Point::from_index(mv as usize),
+                _ => None,
+            };
+            let mv = board.tactical_move(&mut self.rng, last);
             board.play(mv);
             let mv = encode(mv);
             passes = if mv == PASS { passes + 1 } else { 0 };
