@@ -14,7 +14,11 @@
 //! that leaves a win move of the attacker open and makes no four loses to that win move), a proof is a
 //! win against every defence; the independent [`crate::referee`] checks this on every claim in the
 //! tests. Modes: VCF (fours only) and VCT (fours and threes). Iterative deepening on the number of
-//! attacker moves, a table of positions already failed at a depth, and limits on nodes and time.
+//! attacker moves (1, 2, 3, then steps of three), a table of positions already failed at a depth (or
+//! at every depth, when no depth cut-off touched the failure; the deepening then stops), and limits
+//! on nodes and time. Move order: the attacker's threats strongest first (by the classes the move
+//! makes and takes away), the defender's reply that last refuted a threat at the same depth first
+//! (a killer move).
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
