@@ -404,16 +404,16 @@ impl Engine {
             }
             let spent = deadline.is_some_and(|d| Instant::now() >= d)
                 || budget.nodes.is_some_and(|b| used >= b);
-            if next.is_empty() || spent || next.len() == count && !first_round && per_try > 1 << 24
-            {
-                alive = next;
+            // Without any limit every search ran to the solver's own cap: another round would
+            // repeat it.
+            let unlimited = deadline.is_none() && budget.nodes.is_none();
+            alive = next;
+            if alive.is_empty() || spent || unlimited || per_try > 1 << 24 {
                 break;
             }
-            alive = next;
             per_try *= 4;
             first_round = false;
         }
-        let mut safe = safe;
         if safe.is_empty() {
             safe = alive;
         }
