@@ -105,3 +105,50 @@ fn elo(p: f64) -> Option<f64> {
 pub fn fmt_elo(e: Option<f64>, infinite: &str) -> String {
     e.map_or(infinite.to_string(), |v| format!("{v:+.0}"))
 }
+
+/// An engine process of a match runner: `command` run by `sh -c`, its stdin, and its stdout lines
+/// as they come, read by a thread so that a caller can wait for one with `recv_timeout` (a hung
+/// engine then costs a timeout, not the match). Its stderr is dropped. With `own_group` the shell
+/// leads a process group of its own, so that killing the group also ends the engine the shell
+/// started.
+pub struct EngineProcess {
+    pub child: std::process::Child,
+    pub stdin: std::process::ChildStdin,
+    pub lines: std::sync::mpsc::Receiver<String>,
+}
+
+/// Starts an [`EngineProcess`].
+pub fn spawn_engine(command: &str, own_group: bool) -> anyhow::Result<EngineProcess> {
+    use std::io::BufRead;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let mut process = std::process::Command::new("sh");
+    process
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    if own_group {
+        process.process_group(0);
+    }
+    let mut child = process
+        .spawn()
+        .with_context(|| format!("cannot start engine '{command}'"))?;
+    let stdin = child.stdin.take().context("engine stdin")?;
+    let stdout = child.stdout.take().context("engine stdout")?;
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Ok(EngineProcess {
+        child,
+        stdin,
+        lines,
+    })
+}

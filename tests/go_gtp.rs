@@ -2,6 +2,8 @@
 //! out-of-range input, SGF loading, clocks, determinism, dead stones in `final_score` and
 //! `final_status_list` (with a cross-check against GNU Go) and perfect play from a 3x3 database.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -404,22 +406,6 @@ fn final_score_is_cheap_on_19x19() {
     assert!(t < 3.0, "{t} s for two final_score on 19x19");
 }
 
-/// GNU Go's path: on PATH, or where Debian puts it (/usr/games is not on every PATH).
-fn gnugo() -> String {
-    for dir in std::env::var("PATH").unwrap_or_default().split(':') {
-        let p = Path::new(dir).join("gnugo");
-        if p.is_file() {
-            return p.display().to_string();
-        }
-    }
-    let debian = "/usr/games/gnugo";
-    assert!(
-        Path::new(debian).is_file(),
-        "GNU Go not found: install the Debian package gnugo (scripts/test does)"
-    );
-    debian.to_string()
-}
-
 /// A GTP engine in a child process, for a conversation (rather than one batch of input).
 struct Peer {
     child: std::process::Child,
@@ -501,7 +487,7 @@ fn score_value(text: &str) -> f64 {
 /// 80% of them: a clear majority, with room for an unfinished game.
 #[test]
 fn final_score_agrees_with_gnugo() {
-    let gnugo = gnugo();
+    let gnugo = common::gnugo();
     let exe = env!("CARGO_BIN_EXE_stonelab");
     let mut ours = Peer::spawn(exe, &["go", "gtp", "--threads", "1"]);
     let (mut games, mut winners, mut scores) = (0, 0, 0);

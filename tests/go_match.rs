@@ -4,6 +4,8 @@
 //!
 //! GNU Go is the Debian package `gnugo` (tests/apt-packages.txt; `scripts/test` installs it).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,22 +15,6 @@ use serde_json::Value;
 
 fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_stonelab")
-}
-
-/// GNU Go's path: on PATH, or where Debian puts it (/usr/games is not on every PATH).
-fn gnugo() -> String {
-    for dir in std::env::var("PATH").unwrap_or_default().split(':') {
-        let p = Path::new(dir).join("gnugo");
-        if p.is_file() {
-            return p.display().to_string();
-        }
-    }
-    let debian = "/usr/games/gnugo";
-    assert!(
-        Path::new(debian).is_file(),
-        "GNU Go not found: install the Debian package gnugo (scripts/test does)"
-    );
-    debian.to_string()
 }
 
 fn run_match(args: &[&str]) -> Value {
@@ -70,7 +56,7 @@ fn check_clean(report: &Value, stonelab: &str) {
 
 #[test]
 fn gnugo_peer_on_5x5_and_7x7() {
-    let gnugo = format!("{} --mode gtp --level 1", gnugo());
+    let gnugo = format!("{} --mode gtp --level 1", common::gnugo());
     let ours = format!("{} go gtp --threads 1 --move-ms 150", exe());
     for (size, games) in [("5", "2"), ("7", "1")] {
         let r = run_match(&[
@@ -137,7 +123,7 @@ fn perfect_play_on_3x3_against_gnugo() {
     let db = solve_3x3(&dir);
     let ours = format!("{} go gtp --threads 1 --db {db}", exe());
     for level in ["1", "10"] {
-        let gnugo = format!("{} --mode gtp --level {level}", gnugo());
+        let gnugo = format!("{} --mode gtp --level {level}", common::gnugo());
         let r = run_match(&[
             "--black", &ours, "--white", &gnugo, "--size", "3", "--komi", "0", "--games", "1",
         ]);
@@ -462,7 +448,7 @@ fn perfect_play_on_4x4_against_gnugo() {
     for level in ["1", "10"] {
         let gnugo = format!(
             "{} --mode gtp --level {level} --chinese-rules --never-resign",
-            gnugo()
+            common::gnugo()
         );
         let r = run_match(&[
             "--black", &ours, "--white", &gnugo, "--size", "4", "--komi", "0", "--games", "1",

@@ -16,10 +16,9 @@
 //! The Elo difference comes from the score fraction `p = (W + D/2) / N` of the `--black` engine,
 //! `-400 log10(1/p - 1)`, with a 95% interval from the Wilson score interval of `p`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -103,31 +102,16 @@ impl Failure {
 
 impl Client {
     fn spawn(command: &str, timeout: Duration) -> anyhow::Result<Client> {
-        let mut child = Process::new("sh")
-            .arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .with_context(|| format!("cannot start engine '{command}'"))?;
-        let stdin = child.stdin.take().context("engine stdin")?;
-        let stdout = child.stdout.take().context("engine stdout")?;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let crate::common::EngineProcess {
+            child,
+            stdin,
+            lines,
+        } = crate::common::spawn_engine(command, true)?;
         let mut client = Client {
             command: command.to_string(),
             child,
             stdin,
-            lines: rx,
+            lines,
             timeout,
             name: String::new(),
             final_score: false,

@@ -13,10 +13,10 @@
 //! The Elo difference (engine A's view) is `-400 log10(1/p - 1)` for the score fraction `p`, with a
 //! 95% interval from the Wilson score interval of `p`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -136,29 +136,15 @@ enum Answer {
 
 impl Engine {
     fn spawn(command: &str) -> anyhow::Result<Engine> {
-        let mut child = Process::new("sh")
-            .arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start engine '{command}'"))?;
-        let stdin = child.stdin.take().context("engine stdin")?;
-        let stdout = child.stdout.take().context("engine stdout")?;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let crate::common::EngineProcess {
+            child,
+            stdin,
+            lines,
+        } = crate::common::spawn_engine(command, false)?;
         Ok(Engine {
             child,
             stdin,
-            lines: rx,
+            lines,
             synced: false,
         })
     }
