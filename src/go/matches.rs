@@ -15,14 +15,29 @@
 //!
 //! The Elo difference comes from the score fraction `p = (W + D/2) / N` of the `--black` engine,
 //! `-400 log10(1/p - 1)`, with a 95% interval from the Wilson score interval of `p`.
+//!
+//! With `--record FILE` the match can be resumed after an interruption (like gogui-twogtp's
+//! continuation of a match). FILE is JSON Lines: line 1 a header
+//! `{"record":"stonelab go match","version":1,"black":..,"white":..,"size":..,"komi":..,"move_ms":..}`
+//! naming the match's arguments, then one line per finished game, the object the `games` array of
+//! `--format json` holds for it. After every game the whole file is written to `FILE.tmp`, synced
+//! and renamed over FILE, so FILE is always complete; a new FILE gets its header before game 1.
+//! When FILE exists, its header must match `--black`, `--white`, `--size`, `--komi` and
+//! `--move-ms`, and every line must be a game, numbered in order (else the match does not start).
+//! Its games count towards `--games`: the runner plays games `recorded + 1 ..= --games` (colours
+//! alternate by game number as always), and the report (tallies, Elo, disagreements, `games`)
+//! covers the recorded games and the new ones; `restarts` counts this run only. When no game is
+//! left to play, no engine is started: the report then has empty engine names, and the referee
+//! is the one the recorded games name.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use stonelab_go::score::format_score;
 use stonelab_go::vertex::{format_move, parse_vertex};
 use stonelab_go::{Board, Color, Geometry, Move, Rules};
@@ -58,6 +73,13 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// JSON Lines file recording the match, to resume it: a header with --black, --white,
+    /// --size, --komi and --move-ms, then one line per finished game (as in the JSON `games`),
+    /// rewritten atomically (FILE.tmp, then a rename) after every game. If FILE exists, its
+    /// header must match these arguments; its games count towards --games and are reported with
+    /// the new ones, and only the games left are played (no engine is started if none is left)
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 impl Args {
@@ -235,7 +257,7 @@ impl Drop for Client {
 }
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum End {
     TwoPasses,
@@ -247,7 +269,8 @@ enum End {
     Timeout,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Game {
     number: u32,
     black: String,
@@ -295,68 +318,85 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let g = Geometry::new(args.size, args.size).expect("size in range");
     let timeout = args.timeout();
-    let black = Client::spawn(&args.black, timeout)?;
-    let white = match Client::spawn(&args.white, timeout) {
-        Ok(w) => w,
-        Err(e) => {
-            black.quit();
-            return Err(e);
-        }
-    };
-    let mut engines = [black, white];
     let labels = ["black", "white"];
+    let (mut record, mut games) = match &args.record {
+        Some(path) => {
+            let (record, games) = Record::open(path, &args)?;
+            (Some(record), games)
+        }
+        None => (None, Vec::new()),
+    };
+    // Games already recorded (at most the lines of a file, far below u32::MAX).
+    let recorded = games.len() as u32;
+    let mut engines = if recorded < args.games {
+        let black = Client::spawn(&args.black, timeout)?;
+        let white = match Client::spawn(&args.white, timeout) {
+            Ok(w) => w,
+            Err(e) => {
+                black.quit();
+                return Err(e);
+            }
+        };
+        Some([black, white])
+    } else {
+        None
+    };
     let mut tallies: Vec<Tally> = (0..2)
         .map(|i| Tally {
             engine: labels[i].to_string(),
-            name: engines[i].name.clone(),
+            name: engines
+                .as_ref()
+                .map_or(String::new(), |e| e[i].name.clone()),
             ..Tally::default()
         })
         .collect();
-    let referee = (0..2).find(|&i| engines[i].final_score && engines[i].name != "stonelab");
-    let mut games = Vec::new();
-    for number in 1..=args.games {
-        // Engine index playing Black.
-        let first = if number % 2 == 1 { 0 } else { 1 };
-        let (game, hung) = play_game(&mut engines, &args, g, number, first, referee, labels)?;
-        let black_won = match game.winner.as_str() {
-            "B" => Some(true),
-            "W" => Some(false),
-            _ => None,
-        };
-        for (i, tally) in tallies.iter_mut().enumerate() {
-            let plays_black = i == first;
-            match black_won {
-                None => tally.draws += 1,
-                Some(b) if b == plays_black => tally.wins += 1,
-                Some(_) => tally.losses += 1,
-            }
-        }
-        if matches!(
-            game.end,
-            End::IllegalMove | End::GenmoveFailed | End::Timeout
-        ) {
-            let loser = if game.winner == "B" { 1 - first } else { first };
-            tallies[loser].illegal_moves += u32::from(game.end == End::IllegalMove);
-            tallies[loser].timeouts += u32::from(game.end == End::Timeout);
-        }
+    let referee = match &engines {
+        Some(e) => (0..2).find(|&i| e[i].final_score && e[i].name != "stonelab"),
+        None => games
+            .iter()
+            .find_map(|g| g.referee.as_deref())
+            .and_then(|r| labels.iter().position(|&l| l == r)),
+    };
+    if let Some(r) = record.as_ref().filter(|r| r.existed) {
         if args.format == Format::Text {
-            print_game(&game);
+            println!("resuming {}: {recorded} games recorded", r.path.display());
         }
-        games.push(game);
-        // An engine that did not answer in time may answer late, or never: a fresh one plays on.
-        for i in 0..2 {
-            if hung[i] {
-                engines[i].kill();
-                if number < args.games {
-                    let command = if i == 0 { &args.black } else { &args.white };
-                    engines[i] = Client::spawn(command, timeout)
-                        .with_context(|| format!("cannot restart the {} engine", labels[i]))?;
-                    tallies[i].restarts += 1;
+    }
+    for game in &games {
+        count(&mut tallies, game);
+        if args.format == Format::Text {
+            print_game(game);
+        }
+    }
+    if let Some(engines) = engines.as_mut() {
+        for number in recorded + 1..=args.games {
+            // Engine index playing Black.
+            let first = if number % 2 == 1 { 0 } else { 1 };
+            let (game, hung) = play_game(engines, &args, g, number, first, referee, labels)?;
+            count(&mut tallies, &game);
+            if args.format == Format::Text {
+                print_game(&game);
+            }
+            if let Some(record) = record.as_mut() {
+                record.push(&game)?;
+            }
+            games.push(game);
+            // An engine that did not answer in time may answer late, or never: a fresh one plays
+            // on.
+            for i in 0..2 {
+                if hung[i] {
+                    engines[i].kill();
+                    if number < args.games {
+                        let command = if i == 0 { &args.black } else { &args.white };
+                        engines[i] = Client::spawn(command, timeout)
+                            .with_context(|| format!("cannot restart the {} engine", labels[i]))?;
+                        tallies[i].restarts += 1;
+                    }
                 }
             }
         }
     }
-    for e in engines {
+    for e in engines.into_iter().flatten() {
         e.quit();
     }
     let elo = Elo::of(tallies[0].wins, tallies[0].draws, tallies[0].losses);
@@ -375,9 +415,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }))?,
         Format::Text => {
             for t in &tallies {
+                // No name when no engine was started (every game was recorded).
+                let name = if t.name.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", t.name)
+                };
                 println!(
-                    "{} ({}): {} wins, {} losses, {} draws, {} illegal moves, {} timeouts",
-                    t.engine, t.name, t.wins, t.losses, t.draws, t.illegal_moves, t.timeouts
+                    "{}{name}: {} wins, {} losses, {} draws, {} illegal moves, {} timeouts",
+                    t.engine, t.wins, t.losses, t.draws, t.illegal_moves, t.timeouts
                 );
             }
             println!(
@@ -396,6 +442,203 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Adds a finished game to the tallies (by engine index: 0 the `--black` engine).
+fn count(tallies: &mut [Tally], game: &Game) {
+    // Engine index playing Black.
+    let first = usize::from(game.black != "black");
+    let black_won = match game.winner.as_str() {
+        "B" => Some(true),
+        "W" => Some(false),
+        _ => None,
+    };
+    for (i, tally) in tallies.iter_mut().enumerate() {
+        let plays_black = i == first;
+        match black_won {
+            None => tally.draws += 1,
+            Some(b) if b == plays_black => tally.wins += 1,
+            Some(_) => tally.losses += 1,
+        }
+    }
+    if matches!(
+        game.end,
+        End::IllegalMove | End::GenmoveFailed | End::Timeout
+    ) {
+        let loser = if game.winner == "B" { 1 - first } else { first };
+        tallies[loser].illegal_moves += u32::from(game.end == End::IllegalMove);
+        tallies[loser].timeouts += u32::from(game.end == End::Timeout);
+    }
+}
+
+/// Line 1 of a `--record` file: the arguments that make a match.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    record: String,
+    version: u32,
+    black: String,
+    white: String,
+    size: usize,
+    komi: f64,
+    move_ms: Option<u64>,
+}
+
+const RECORD_KIND: &str = "stonelab go match";
+const RECORD_VERSION: u32 = 1;
+
+impl Header {
+    fn of(args: &Args) -> Header {
+        Header {
+            record: RECORD_KIND.to_string(),
+            version: RECORD_VERSION,
+            black: args.black.clone(),
+            white: args.white.clone(),
+            size: args.size,
+            komi: args.komi,
+            move_ms: args.move_ms,
+        }
+    }
+}
+
+/// A `--record` file: its lines (header, then one per game), rewritten whole after every game.
+struct Record {
+    path: PathBuf,
+    lines: Vec<String>,
+    /// Whether the file was there before this run.
+    existed: bool,
+}
+
+impl Record {
+    /// Reads and checks the file, or creates it with its header: the record and its games.
+    fn open(path: &Path, args: &Args) -> anyhow::Result<(Record, Vec<Game>)> {
+        let shown = path.display();
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let header = serde_json::to_string(&Header::of(args))?;
+                let record = Record {
+                    path: path.to_path_buf(),
+                    lines: vec![header],
+                    existed: false,
+                };
+                record.save()?;
+                return Ok((record, Vec::new()));
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot read record file '{shown}'"));
+            }
+        };
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let Some(first) = lines.first() else {
+            bail!("record file '{shown}' line 1: no header (the file is empty)");
+        };
+        let header: Header = serde_json::from_str(first).with_context(|| {
+            format!("record file '{shown}' line 1: not a stonelab go match header")
+        })?;
+        if header.record != RECORD_KIND || header.version != RECORD_VERSION {
+            bail!(
+                "record file '{shown}' line 1: header of '{}' version {}, expected '{RECORD_KIND}' \
+                 version {RECORD_VERSION}",
+                header.record,
+                header.version
+            );
+        }
+        let mut differ = Vec::new();
+        if header.black != args.black {
+            differ.push(format!(
+                "black '{}' (--black '{}')",
+                header.black, args.black
+            ));
+        }
+        if header.white != args.white {
+            differ.push(format!(
+                "white '{}' (--white '{}')",
+                header.white, args.white
+            ));
+        }
+        if header.size != args.size {
+            differ.push(format!("size {} (--size {})", header.size, args.size));
+        }
+        if header.komi != args.komi {
+            differ.push(format!("komi {} (--komi {})", header.komi, args.komi));
+        }
+        if header.move_ms != args.move_ms {
+            let ms = |m: Option<u64>| m.map_or("none".to_string(), |m| m.to_string());
+            differ.push(format!(
+                "move_ms {} (--move-ms {})",
+                ms(header.move_ms),
+                ms(args.move_ms)
+            ));
+        }
+        if !differ.is_empty() {
+            bail!(
+                "record file '{shown}' line 1: the header does not match the arguments: {}",
+                differ.join(", ")
+            );
+        }
+        let mut games = Vec::new();
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            let at = i + 1;
+            let game: Game = serde_json::from_str(line)
+                .with_context(|| format!("record file '{shown}' line {at}: not a game"))?;
+            let number = i as u32;
+            if game.number != number {
+                bail!(
+                    "record file '{shown}' line {at}: game number {}, expected {number}",
+                    game.number
+                );
+            }
+            let black = if number % 2 == 1 { "black" } else { "white" };
+            let white = if number % 2 == 1 { "white" } else { "black" };
+            if game.black != black || game.white != white {
+                bail!(
+                    "record file '{shown}' line {at}: game {number} has black={} white={}, \
+                     expected black={black} white={white}",
+                    game.black,
+                    game.white
+                );
+            }
+            games.push(game);
+        }
+        let record = Record {
+            path: path.to_path_buf(),
+            lines,
+            existed: true,
+        };
+        Ok((record, games))
+    }
+
+    /// Adds a finished game and rewrites the file.
+    fn push(&mut self, game: &Game) -> anyhow::Result<()> {
+        self.lines.push(serde_json::to_string(game)?);
+        self.save()
+    }
+
+    /// Writes the whole file to `FILE.tmp`, syncs it and renames it over FILE.
+    fn save(&self) -> anyhow::Result<()> {
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let mut text = String::new();
+        for line in &self.lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        let written = (|| -> std::io::Result<()> {
+            let mut file = std::fs::File::create(&tmp)?;
+            file.write_all(text.as_bytes())?;
+            file.flush()?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, &self.path)
+        })();
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e)
+                .with_context(|| format!("cannot write record file '{}'", self.path.display()));
+        }
+        Ok(())
+    }
 }
 
 /// Why a game stopped before its end: an engine left a command unanswered in time (it loses),
