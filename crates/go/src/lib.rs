@@ -11,6 +11,7 @@ pub mod enumerate;
 pub mod eyes;
 pub mod mcts;
 pub mod ownership;
+pub mod pattern3;
 pub mod perft;
 pub mod playout;
 pub mod rng;

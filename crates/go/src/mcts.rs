@@ -1,7 +1,14 @@
-//! Monte-Carlo tree search: UCT with RAVE (all-moves-as-first) over the eye-aware playouts of
-//! [`crate::playout`], on several threads. The playouts answer the last move first (capture a chain
-//! it left in atari, save one it put in atari) and avoid big self-ataris before they fall back to
-//! a uniform random move ([`PlayoutBoard::tactical_move`]).
+//! Monte-Carlo tree search: UCT with RAVE (all-moves-as-first) and prior knowledge over the
+//! eye-aware playouts of [`crate::playout`], on several threads. The playouts answer the last move
+//! first (capture a chain it left in atari, save one it put in atari, else play a MoGo 3x3 shape
+//! next to it) and avoid big self-ataris before they fall back to a uniform random move
+//! ([`PlayoutBoard::policy_move`]).
+//!
+//! A new child starts with virtual playouts from what is known about its move (Gelly and Silver's
+//! prior knowledge, with Michi's values: [`PRIOR_EVEN`] and the constants after it): captures and
+//! saves, 3x3 shapes and nearness to the last move count as wins, self-ataris and moves on the
+//! first two lines far from any stone as losses. They go into both its own and its AMAF
+//! statistics, and are taken out again from the root figures a search reports.
 //!
 //! Each thread grows its own tree from the same root with its own seed (root parallelism); the
 //! visit counts of the root moves are summed at the end and the most visited move wins (ties go to
@@ -16,6 +23,7 @@
 //! live are captured before the area count, as a referee that removes dead stones would see it
 //! (scoring the board as it stands would make the search pass with dead stones on the board).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::bitboard::{Point, BITS};
@@ -29,10 +37,27 @@ use crate::rng::Rng;
 pub const RAVE_EQUIVALENCE: f64 = 1000.0;
 /// UCT exploration constant (small: RAVE does most of the exploring).
 pub const EXPLORATION: f64 = 0.25;
-/// Visits before a node's children are added.
-pub const EXPAND_AFTER: u32 = 4;
-/// Most nodes one thread's tree may hold (about 24 bytes each); past that, leaves stop growing.
-pub const MAX_NODES: usize = 4_000_000;
+/// Visits (prior ones not counted) before a node's children are added.
+pub const EXPAND_AFTER: u32 = 8;
+/// Most nodes one thread's tree may hold (32 bytes each, so at most 256 MiB a thread); past that,
+/// leaves stop growing.
+pub const MAX_NODES: usize = 8_000_000;
+/// Prior knowledge a new child starts with, as virtual playouts (visits, wins) added to both its
+/// own and its AMAF statistics (Gelly and Silver 2007; the values are Michi's): every move...
+pub const PRIOR_EVEN: (u16, u16) = (10, 5);
+/// ...a capture of one stone, and of more (also a move that saves an own chain in atari)...
+pub const PRIOR_CAPTURE_ONE: (u16, u16) = (15, 15);
+pub const PRIOR_CAPTURE_MANY: (u16, u16) = (30, 30);
+/// ...a self-atari of two stones or more that captures nothing (virtual losses)...
+pub const PRIOR_SELF_ATARI: (u16, u16) = (10, 0);
+/// ...a MoGo 3x3 shape ([`crate::pattern3`])...
+pub const PRIOR_PATTERN: (u16, u16) = (10, 10);
+/// ...Manhattan distance 1, 2 and 3 from the last move...
+pub const PRIOR_NEAR_LAST: [(u16, u16); 3] = [(24, 24), (22, 22), (8, 8)];
+/// ...and, with no stone within distance 3, a move on the first two lines (losses) or on the
+/// third (wins).
+pub const PRIOR_EMPTY_AREA: (u16, u16) = (10, 0);
+pub const PRIOR_THIRD_LINE: (u16, u16) = (10, 10);
 
 /// What one search is asked to do.
 #[derive(Clone, Debug)]
@@ -47,6 +72,9 @@ pub struct SearchConfig {
     pub deadline: Option<Instant>,
     /// Seed of the random playouts (thread `i` uses a seed derived from it and `i`).
     pub seed: u64,
+    /// With a deadline and no playout count: stop as soon as the most visited root move of the
+    /// first thread's tree cannot be overtaken there in the time left, at the playout rate so far.
+    pub early_stop: bool,
 }
 
 /// Statistics of one root move, summed over the threads.
@@ -93,7 +121,8 @@ impl SearchResult {
     }
 }
 
-/// A tree node: the move that led here, played by `color`, and its statistics from `color`'s side.
+/// A tree node: the move that led here, played by `color`, and its statistics from `color`'s side
+/// (prior virtual playouts included).
 #[derive(Clone, Copy, Debug)]
 struct Node {
     /// Point index of the move, or [`PASS`].
@@ -101,6 +130,9 @@ struct Node {
     color: Color,
     expanded: bool,
     n_children: u16,
+    /// Prior virtual visits and wins (see [`PRIOR_EVEN`]).
+    prior_visits: u16,
+    prior_wins: u16,
     first_child: u32,
     visits: u32,
     wins: f32,
@@ -159,6 +191,11 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
     );
     let root = playout_board(board);
     let to_move = board.to_move();
+    // The last move, when it was a stone still on the board (the priors and the playouts answer it).
+    let last = match board.moves().last() {
+        Some(Move::Play(p)) if board.color_at(p) == Some(to_move.opponent()) => Some(p),
+        _ => None,
+    };
     let mut root_moves: Vec<Move> = board
         .legal_moves()
         .iter()
@@ -167,6 +204,7 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
         .collect();
     root_moves.push(Move::Pass);
     let threads = config.threads.max(1);
+    let stop = AtomicBool::new(false);
     let results: Vec<Tree> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
@@ -176,9 +214,11 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
                     .playouts
                     .map(|n| n / threads as u64 + u64::from((i as u64) < n % threads as u64));
                 let seed = config.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let stop = &stop;
+                let watch = config.early_stop && i == 0 && quota.is_none();
                 scope.spawn(move || {
-                    let mut tree = Tree::new(root, passes, root_moves, config.komi, seed);
-                    tree.run(quota, config.deadline);
+                    let mut tree = Tree::new(root, passes, last, root_moves, config.komi, seed);
+                    tree.run(quota, config.deadline, stop, watch);
                     tree
                 })
             })
@@ -202,8 +242,8 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
         let root = tree.nodes[0];
         for (k, stats) in moves.iter_mut().enumerate() {
             let child = tree.nodes[root.first_child as usize + k];
-            stats.visits += u64::from(child.visits);
-            stats.wins += f64::from(child.wins);
+            stats.visits += u64::from(child.visits - u32::from(child.prior_visits));
+            stats.wins += f64::from(child.wins) - f64::from(child.prior_wins);
         }
     }
     let mut best = 0;
@@ -224,6 +264,8 @@ struct Tree {
     nodes: Vec<Node>,
     root: PlayoutBoard,
     root_passes: u32,
+    /// The last stone played before the root position, if the last move was one.
+    root_last: Option<Point>,
     komi: f64,
     rng: Rng,
     playouts: u64,
@@ -236,13 +278,21 @@ struct Tree {
 }
 
 impl Tree {
-    fn new(root: PlayoutBoard, passes: u32, moves: &[Move], komi: f64, seed: u64) -> Tree {
+    fn new(
+        root: PlayoutBoard,
+        passes: u32,
+        last: Option<Point>,
+        moves: &[Move],
+        komi: f64,
+        seed: u64,
+    ) -> Tree {
         let to_move = root.to_move();
         let cap = 3 * root.geometry().area() + 64;
         let mut tree = Tree {
             nodes: Vec::with_capacity(1024),
             root,
             root_passes: passes,
+            root_last: last,
             komi,
             rng: Rng::new(seed),
             playouts: 0,
@@ -256,24 +306,77 @@ impl Tree {
         tree.nodes[0].first_child = 1;
         tree.nodes[0].n_children = moves.len() as u16;
         for &mv in moves {
-            tree.nodes.push(Node::new(encode(mv), to_move));
+            let node = match mv {
+                Move::Pass => Node::new(PASS, to_move),
+                Move::Play(p) => Node::with_prior(p, to_move, &tree.root, last),
+            };
+            tree.nodes.push(node);
         }
         tree
     }
 
-    fn run(&mut self, quota: Option<u64>, deadline: Option<Instant>) {
+    /// Runs playouts until the quota, the deadline or `stop`; when `watch`, sets `stop` once the
+    /// most visited root move cannot be overtaken in the time left (see
+    /// [`SearchConfig::early_stop`]).
+    fn run(
+        &mut self,
+        quota: Option<u64>,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+        watch: bool,
+    ) {
         let mut board = self.root.clone();
+        let start = Instant::now();
         loop {
             if quota.is_some_and(|q| self.playouts >= q) {
                 break;
             }
-            if deadline.is_some_and(|d| self.playouts.is_multiple_of(16) && Instant::now() >= d) {
-                break;
+            if self.playouts.is_multiple_of(16) {
+                if let Some(d) = deadline {
+                    let now = Instant::now();
+                    if now >= d || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if watch && self.playouts.is_multiple_of(1024) && self.playouts > 0 {
+                        let left = d.duration_since(now).as_secs_f64();
+                        let done = now.duration_since(start).as_secs_f64().max(1e-9);
+                        let to_come = self.playouts as f64 * left / done;
+                        if self.root_lead() as f64 > to_come {
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
             }
             board.clone_from(&self.root);
             self.iterate(&mut board);
             self.playouts += 1;
         }
+    }
+
+    /// The last stone played in the current iteration (the root's last before any move).
+    fn last_stone(&self) -> Option<Point> {
+        match self.seq.last() {
+            Some(&(mv, _)) if mv != PASS => Point::from_index(mv as usize),
+            Some(_) => None,
+            None => self.root_last,
+        }
+    }
+
+    /// Real visits of the most visited root move less those of the second.
+    fn root_lead(&self) -> u32 {
+        let root = self.nodes[0];
+        let (mut best, mut second) = (0, 0);
+        for c in &self.nodes[root.first_child as usize..][..root.n_children as usize] {
+            let v = c.visits - u32::from(c.prior_visits);
+            if v > best {
+                second = best;
+                best = v;
+            } else if v > second {
+                second = v;
+            }
+        }
+        best - second
     }
 
     fn iterate(&mut self, board: &mut PlayoutBoard) {
@@ -284,8 +387,10 @@ impl Tree {
         let mut passes = self.root_passes;
         // Descent.
         loop {
-            if !self.nodes[node].expanded
-                && (self.nodes[node].visits < EXPAND_AFTER || !self.expand(node, board))
+            let n = self.nodes[node];
+            if !n.expanded
+                && (n.visits - u32::from(n.prior_visits) < EXPAND_AFTER
+                    || !self.expand(node, board))
             {
                 break;
             }
@@ -303,11 +408,8 @@ impl Tree {
         }
         while passes < 2 && self.seq.len() < self.cap {
             let color = board.to_move();
-            let last = match self.seq.last() {
-                Some(&(mv, _)) if mv != PASS => Point::from_index(mv as usize),
-                _ => None,
-            };
-            let mv = board.tactical_move(&mut self.rng, last);
+            let last = self.last_stone();
+            let mv = board.policy_move(&mut self.rng, last);
             board.play(mv);
             let mv = encode(mv);
             passes = if mv == PASS { passes + 1 } else { 0 };
@@ -332,9 +434,10 @@ impl Tree {
         }
         let to_move = board.to_move();
         let first = self.nodes.len();
+        let last = self.last_stone();
         for p in g.points() {
             if board.is_legal(p) && !board.is_eye_of(p, to_move) {
-                self.nodes.push(Node::new(p.index() as u16, to_move));
+                self.nodes.push(Node::with_prior(p, to_move, board, last));
             }
         }
         self.nodes.push(Node::new(PASS, to_move));
@@ -420,12 +523,62 @@ impl Tree {
 }
 
 impl Node {
+    /// A child for `color` playing `p` on `board` (where `color` is to move and `last` is the
+    /// last stone played, if the last move was one), with its prior (see [`PRIOR_EVEN`]).
+    fn with_prior(p: Point, color: Color, board: &PlayoutBoard, last: Option<Point>) -> Node {
+        let mut node = Node::new(p.index() as u16, color);
+        let mut add = |(v, w): (u16, u16)| {
+            node.prior_visits += v;
+            node.prior_wins += w;
+        };
+        add(PRIOR_EVEN);
+        let f = board.move_features(p);
+        if f.captures > 1 {
+            add(PRIOR_CAPTURE_MANY);
+        } else if f.captures == 1 || f.saves {
+            add(PRIOR_CAPTURE_ONE);
+        }
+        if f.self_atari {
+            add(PRIOR_SELF_ATARI);
+        }
+        if f.pattern {
+            add(PRIOR_PATTERN);
+        }
+        if let Some(l) = last {
+            let d = p.row().abs_diff(l.row()) + p.col().abs_diff(l.col());
+            if (1..=3).contains(&d) {
+                add(PRIOR_NEAR_LAST[d - 1]);
+            }
+        }
+        let g = board.geometry();
+        let line = p
+            .row()
+            .min(p.col())
+            .min(g.rows() - 1 - p.row())
+            .min(g.cols() - 1 - p.col());
+        if line <= 2 && board.empty_area(p, 3) {
+            add(if line < 2 {
+                PRIOR_EMPTY_AREA
+            } else {
+                PRIOR_THIRD_LINE
+            });
+        }
+        let (v, w) = (u32::from(node.prior_visits), f32::from(node.prior_wins));
+        node.visits = v;
+        node.wins = w;
+        node.amaf_visits = v;
+        node.amaf_wins = w;
+        node
+    }
+
     const fn new(mv: u16, color: Color) -> Node {
         Node {
             mv,
             color,
             expanded: false,
             n_children: 0,
+            prior_visits: 0,
+            prior_wins: 0,
             first_child: 0,
             visits: 0,
             wins: 0.0,
@@ -447,6 +600,7 @@ mod tests {
             playouts: Some(playouts),
             deadline: None,
             seed: 7,
+            early_stop: false,
         }
     }
 

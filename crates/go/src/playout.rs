@@ -92,6 +92,19 @@ const fn code(c: Color) -> u8 {
     c.index() as u8 + 1
 }
 
+/// What [`PlayoutBoard::move_features`] reports about one candidate move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveFeatures {
+    /// Opponent stones the move captures.
+    pub captures: u32,
+    /// The move gives an own chain in atari more liberties.
+    pub saves: bool,
+    /// The move makes a chain of two stones or more with one liberty and captures nothing.
+    pub self_atari: bool,
+    /// The 3x3 window around the move matches a MoGo shape.
+    pub pattern: bool,
+}
+
 /// A Go board made for playouts: fast play and legality, no undo, no hash (see the module docs).
 #[derive(Clone, Debug)]
 pub struct PlayoutBoard {
@@ -481,6 +494,174 @@ impl PlayoutBoard {
             0 => Move::Pass,
             s => Move::Play(self.point(s)),
         }
+    }
+
+    /// The playout policy of the tree search: [`PlayoutBoard::tactical_move`]'s replies to the last
+    /// move first; then, among the empty points around the last stone, one drawn uniformly from
+    /// those that match a MoGo 3x3 shape ([`crate::pattern3`]), are legal, are not an own eye and
+    /// are no big self-atari; then [`PlayoutBoard::tactical_move`]'s random choice.
+    pub fn policy_move(&mut self, rng: &mut Rng, last: Option<Point>) -> Move {
+        if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
+            let l = self.slot(p);
+            if let Some(s) = self.reply(l) {
+                return Move::Play(self.point(s));
+            }
+            if self.colour[l] == 3 - code(self.to_move) {
+                if let Some(s) = self.pattern_reply(rng, l) {
+                    return Move::Play(self.point(s));
+                }
+            }
+        }
+        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
+    /// A uniformly drawn empty point around slot `l` that matches a 3x3 shape and that the side to
+    /// move may play (legal, no own eye, no big self-atari).
+    fn pattern_reply(&self, rng: &mut Rng, l: usize) -> Option<usize> {
+        let table = crate::pattern3::Pattern3Table::get();
+        let c = code(self.to_move);
+        let mut chosen = None;
+        let mut seen = 0;
+        for s in self.around(l) {
+            if self.colour[s] != EMPTY || s == self.ko as usize {
+                continue;
+            }
+            if !table.matches(self.window(s)) || !self.acceptable(s, c) || self.self_atari(s, c) {
+                continue;
+            }
+            seen += 1;
+            if rng.below(seen) == 0 {
+                chosen = Some(s);
+            }
+        }
+        chosen
+    }
+
+    /// The eight slots around `s`, in [`crate::pattern3::NEIGHBOUR_ORDER`].
+    #[inline]
+    fn around(&self, s: usize) -> [usize; 8] {
+        let w = self.w;
+        [
+            (s - w - 1) & SLOT_MASK,
+            (s - w) & SLOT_MASK,
+            (s - w + 1) & SLOT_MASK,
+            (s - 1) & SLOT_MASK,
+            (s + 1) & SLOT_MASK,
+            (s + w - 1) & SLOT_MASK,
+            (s + w) & SLOT_MASK,
+            (s + w + 1) & SLOT_MASK,
+        ]
+    }
+
+    /// The 3x3 window key of slot `s` (see [`crate::pattern3`]).
+    #[inline]
+    fn window(&self, s: usize) -> u16 {
+        let mut key = 0u16;
+        for (i, q) in self.around(s).into_iter().enumerate() {
+            key |= u16::from(self.colour[q]) << (2 * i);
+        }
+        key
+    }
+
+    /// What the tree's priors need to know about the side to move playing the empty point `p`:
+    /// stones it captures, whether it saves an own chain in atari (and is not a self-atari),
+    /// whether it is a big self-atari, and whether its window matches a 3x3 shape.
+    #[must_use]
+    pub fn move_features(&self, p: Point) -> MoveFeatures {
+        let s = self.slot(p);
+        let c = code(self.to_move);
+        let mut captures = 0u32;
+        let mut roots = [0usize; 4];
+        let mut own_in_atari = false;
+        for (i, q) in self.neighbours(s).into_iter().enumerate() {
+            let k = self.colour[q];
+            if k == EMPTY || k == OFF {
+                continue;
+            }
+            let r = self.root(q);
+            if roots[..i].contains(&r) {
+                continue;
+            }
+            roots[i] = r;
+            if self.in_atari(r) {
+                if k == c {
+                    own_in_atari = true;
+                } else {
+                    captures += u32::from(self.size[r]);
+                }
+            }
+        }
+        let self_atari = self.self_atari(s, c);
+        MoveFeatures {
+            captures,
+            saves: own_in_atari && !self_atari && (captures > 0 || self.gains_liberties(s, c)),
+            self_atari,
+            pattern: crate::pattern3::Pattern3Table::get().matches(self.window(s)),
+        }
+    }
+
+    /// Whether no stone lies within Manhattan distance `dist` of `p`.
+    #[must_use]
+    pub fn empty_area(&self, p: Point, dist: i32) -> bool {
+        let (rows, cols) = (self.geometry.rows() as i32, self.geometry.cols() as i32);
+        let (r0, c0) = (p.row() as i32, p.col() as i32);
+        for dr in -dist..=dist {
+            let span = dist - dr.abs();
+            for dc in -span..=span {
+                let (r, c) = (r0 + dr, c0 + dc);
+                if r < 0 || c < 0 || r >= rows || c >= cols {
+                    continue;
+                }
+                let s = self.slot(Point::new(r as usize, c as usize));
+                if self.colour[s] != EMPTY {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether `c` on the empty slot `s` makes a chain with two liberties or more (captures
+    /// aside).
+    fn gains_liberties(&self, s: usize, c: u8) -> bool {
+        let mut first = None;
+        let mut more = |x: usize| {
+            if x == s || first == Some(x) {
+                return false;
+            }
+            if first.is_none() {
+                first = Some(x);
+                return false;
+            }
+            true
+        };
+        for q in self.neighbours(s) {
+            if self.colour[q] == EMPTY && more(q) {
+                return true;
+            }
+        }
+        for q in self.neighbours(s) {
+            if self.colour[q] != c {
+                continue;
+            }
+            let r = self.root(q);
+            let mut t = r;
+            loop {
+                for x in self.neighbours(t) {
+                    if self.colour[x] == EMPTY && more(x) {
+                        return true;
+                    }
+                }
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+        }
+        false
     }
 
     /// Whether `c` playing the empty slot `s` makes a chain of two stones or more with one liberty
