@@ -998,6 +998,105 @@ mod tests {
         assert_eq!(mv, Move::Play(Point::new(2, 0)));
     }
 
+    /// The 3x3 window of `p` read from the stone bitboards (the slow reference of `window`).
+    fn window_naive(b: &PlayoutBoard, p: Point) -> u16 {
+        let g = *b.geometry();
+        let stones = [b.stones(Color::Black), b.stones(Color::White)];
+        let mut key = 0u16;
+        for (i, &(dr, dc)) in crate::pattern3::NEIGHBOUR_ORDER.iter().enumerate() {
+            let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
+            let code = if r < 0 || c < 0 || r >= g.rows() as i32 || c >= g.cols() as i32 {
+                3
+            } else {
+                let q = Point::new(r as usize, c as usize);
+                if stones[0].contains(q) {
+                    1
+                } else if stones[1].contains(q) {
+                    2
+                } else {
+                    0
+                }
+            };
+            key |= code << (2 * i);
+        }
+        key
+    }
+
+    #[test]
+    fn pattern_replies_match_the_reference() {
+        // Along random policy playouts on 9x9 and 7x5: every window equals the slow one, and the
+        // pattern reply to the last stone is one of the points around it that the naive matcher
+        // accepts and the side may play; there is one whenever such a point exists.
+        for (rows, cols) in [(9, 9), (7, 5)] {
+            let g = Geometry::new(rows, cols).unwrap();
+            let mut rng = Rng::new(11);
+            let (mut replies, mut checked) = (0, 0);
+            for _ in 0..40 {
+                let mut b = PlayoutBoard::new(g);
+                let (mut passes, mut moves, mut last) = (0, 0, None::<Point>);
+                while passes < 2 && moves < 3 * g.area() {
+                    if let Some(l) = last {
+                        let ls = b.slot(l);
+                        let c = code(b.to_move);
+                        let allowed: Vec<usize> = b
+                            .around(ls)
+                            .into_iter()
+                            .filter(|&s| {
+                                b.colour[s] == EMPTY
+                                    && s != b.ko as usize
+                                    && crate::pattern3::matches_naive(window_naive(&b, b.point(s)))
+                                    && b.acceptable(s, c)
+                                    && !b.self_atari(s, c)
+                            })
+                            .collect();
+                        for s in b.around(ls) {
+                            if b.colour[s] == EMPTY {
+                                assert_eq!(b.window(s), window_naive(&b, b.point(s)));
+                            }
+                        }
+                        let reply = b.pattern_reply(&mut Rng::new(moves as u64), ls);
+                        assert_eq!(reply.is_some(), !allowed.is_empty());
+                        if let Some(s) = reply {
+                            assert!(allowed.contains(&s));
+                            replies += 1;
+                        }
+                        checked += 1;
+                    }
+                    let mv = b.policy_move(&mut rng, last);
+                    b.play(mv);
+                    (passes, last) = match mv {
+                        Move::Pass => (passes + 1, None),
+                        Move::Play(p) => (0, Some(p)),
+                    };
+                    moves += 1;
+                }
+            }
+            assert!(checked > 1000 && replies > 100, "{checked} {replies}");
+        }
+    }
+
+    #[test]
+    fn move_features_on_diagrams() {
+        let at = |diagram: &str, r, c| {
+            from_diagram(diagram, Color::Black).move_features(Point::new(r, c))
+        };
+        // White C3 is in atari: D3 takes it.
+        let f = at(".....\n..X..\n.XO..\n..X..\n.....\n", 2, 3);
+        assert_eq!(f.captures, 1);
+        assert!(!f.self_atari && !f.saves);
+        // Black A1-A2 is in atari: A3 saves it (two liberties after).
+        let f = at(".....\n.....\n.....\nXO...\nXO...\n", 2, 0);
+        assert!(f.saves && !f.self_atari);
+        assert_eq!(f.captures, 0);
+        // B1 joins A1 into a two-stone chain with one liberty, B2, capturing nothing.
+        let f = at(".....\n.....\n.....\nO....\nX.O..\n", 4, 1);
+        assert!(f.self_atari && !f.saves);
+        // An enclosing hane shape at C3, and nothing at all far away.
+        let d = ".....\n.XOX.\n.....\n.....\n.....\n";
+        assert!(at(d, 2, 2).pattern);
+        assert_eq!(at(d, 4, 4), MoveFeatures::default());
+    }
+
     #[test]
     fn tactical_playouts_keep_a_two_eyed_group() {
         // White's group on the upper right has eyes at H8 and J9. J9 is not a rule-2/4 eye (its
