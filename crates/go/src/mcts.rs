@@ -307,7 +307,7 @@ impl Tree {
         tree.nodes[0].n_children = moves.len() as u16;
         for &mv in moves {
             let node = match mv {
-                Move::Pass => Node::new(PASS, to_move),
+                Move::Pass => Node::pass(to_move),
                 Move::Play(p) => Node::with_prior(p, to_move, &tree.root, last),
             };
             tree.nodes.push(node);
@@ -440,7 +440,7 @@ impl Tree {
                 self.nodes.push(Node::with_prior(p, to_move, board, last));
             }
         }
-        self.nodes.push(Node::new(PASS, to_move));
+        self.nodes.push(Node::pass(to_move));
         let count = self.nodes.len() - first;
         let n = &mut self.nodes[node];
         n.expanded = true;
@@ -571,6 +571,18 @@ impl Node {
         node
     }
 
+    /// A pass child for `color`, with the even prior only (without one it would be the first
+    /// choice of every new node: an unvisited child gets the full exploration bonus).
+    fn pass(color: Color) -> Node {
+        let mut node = Node::new(PASS, color);
+        let (v, w) = PRIOR_EVEN;
+        node.prior_visits = v;
+        node.prior_wins = w;
+        node.visits = u32::from(v);
+        node.wins = f32::from(w);
+        node
+    }
+
     const fn new(mv: u16, color: Color) -> Node {
         Node {
             mv,
@@ -629,13 +641,16 @@ mod tests {
 
     #[test]
     fn captures_a_group_in_atari() {
-        // White's three stones have one liberty, below their right end; Black to move takes them
-        // (otherwise White extends and the group lives or fights).
-        let mut setup: Setup = ".....\n.XXX.\nXOOOX\n.XX..\n.....\n".parse().unwrap();
+        // White's five stones on the fourth row have one liberty, E3; Black to move takes them
+        // there. Otherwise White connects at E3 to F3 and Black's four stones below are the ones
+        // in trouble.
+        let mut setup: Setup = ".......\n.......\nXXXXXX.\nOOOOOX.\nXXXX.O.\n.......\n.......\n"
+            .parse()
+            .unwrap();
         setup.to_move = Color::Black;
         let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
         let r = search(&board, 0, &config(3000, 1));
-        assert_eq!(r.best, Move::Play(Point::new(3, 3)), "{r:?}");
+        assert_eq!(r.best, Move::Play(Point::new(4, 4)), "{r:?}");
         assert!(r.best_stats().win_rate() > 0.8);
     }
 }

@@ -15,10 +15,10 @@
 //!    need captures, which come later, and a repeated position raises the limit.
 //! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
 //!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. With a time limit it stops
-//!    early once the most visited move cannot be overtaken. It passes only when the area count
-//!    with the dead stones removed ([`stonelab_go::ownership::evaluate`], the estimate our
-//!    `final_score` gives, which agrees with GNU Go's on 39 of 40 finished 9x9 games) wins for us
-//!    and the search agrees (best win rate at least [`PASS_WIN_RATE`]): then at once after the
+//!    early once the most visited move cannot be overtaken. It passes only when both the area
+//!    count as the board stands and the count with the dead stones removed
+//!    ([`stonelab_go::ownership::evaluate`], the estimate our `final_score` gives, which agrees
+//!    with GNU Go's on 39 of 40 finished 9x9 games) win for us, and the search agrees (best win rate at least [`PASS_WIN_RATE`]): then at once after the
 //!    opponent's pass, else when the search likes the pass best. Otherwise it plays the most
 //!    visited other move, or passes when it has none (all left are own eyes, or illegal).
 
@@ -305,12 +305,16 @@ impl Engine {
         if result.playouts >= RESIGN_MIN_PLAYOUTS && best.win_rate() < RESIGN_WIN_RATE {
             return Decision::Resign;
         }
-        // Pass only when the count with the dead stones removed (as the Monte-Carlo ownership
-        // estimate finds them, as a referee such as GNU Go removes them) wins and the search
-        // agrees. The estimate is made only when a pass is in question.
+        // Pass only when the search agrees and both counts win: the area count as the board
+        // stands (what a referee that removes nothing sees, e.g. `go match` between engines
+        // without an independent `final_score`) and the count with the dead stones removed (as
+        // the Monte-Carlo ownership estimate finds them, as GNU Go's `final_score` removes them).
+        // Under area scoring, capturing dead stones instead costs nothing. The estimate is made
+        // only when a pass is in question.
         let pass_in_question = passes > 0 || result.best == Move::Pass;
         let can_pass = pass_in_question
             && best.win_rate() >= PASS_WIN_RATE
+            && ours(board.area_score(self.komi)) > 0.0
             && ours(ownership::evaluate(board, self.komi, ownership::DEFAULT_PLAYOUTS).score) > 0.0;
         if passes > 0 && can_pass {
             return Decision::Play(Move::Pass);
