@@ -20,7 +20,10 @@
 //!    ([`stonelab_go::ownership::evaluate`], the estimate our `final_score` gives, which agrees
 //!    with GNU Go's on 39 of 40 finished 9x9 games) win for us, and the search agrees (best win rate at least [`PASS_WIN_RATE`]): then at once after the
 //!    opponent's pass, else when the search likes the pass best. Otherwise it plays the most
-//!    visited other move, or passes when it has none (all left are own eyes, or illegal).
+//!    visited other move that can change the count (not inside an empty region that only our
+//!    stones border) and that the search rates within [`PLAY_ON_MARGIN`] of the pass; it passes
+//!    when there is none such. On a settled board with a drawn count, playing on would otherwise
+//!    fill its own eye space.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -46,6 +49,9 @@ pub const RESIGN_WIN_RATE: f64 = 0.05;
 pub const RESIGN_MIN_PLAYOUTS: u64 = 3000;
 /// Least win rate of the best move for passing after the opponent's pass (see the module docs).
 pub const PASS_WIN_RATE: f64 = 0.6;
+/// When the search likes the pass best but passing is not allowed (see the module docs), the most
+/// visited other move is played only if its win rate is at most this much below the pass's.
+pub const PLAY_ON_MARGIN: f64 = 0.02;
 /// Time per move when neither `--playouts`, `--move-ms` nor GTP time settings say otherwise.
 pub const DEFAULT_MOVE_MS: u64 = 1000;
 /// Share of the computed time slice actually used, and a fixed reserve per move for the answer
@@ -320,13 +326,29 @@ impl Engine {
             return Decision::Play(Move::Pass);
         }
         if result.best == Move::Pass && !can_pass {
+            // Only a move that can change the count: not one inside an empty region that only
+            // our stones border (our area already, and no capture from there). Such a move gains
+            // nothing under area scoring and may fill the eye space a group lives by.
+            let them = board.stones(color.opponent());
+            let g = *board.geometry();
+            let useful = |mv: Move| match mv {
+                Move::Pass => false,
+                Move::Play(p) => {
+                    let region = g.flood(stonelab_go::Bitboard::from_point(p), board.empty());
+                    !(g.neighbours(region) & them).is_empty()
+                }
+            };
             let mut other: Option<mcts::MoveStats> = None;
-            for m in result.moves.iter().filter(|m| m.mv != Move::Pass) {
+            for m in result.moves.iter().filter(|m| useful(m.mv)) {
                 if other.is_none_or(|o| m.visits > o.visits) {
                     other = Some(*m);
                 }
             }
-            if let Some(o) = other {
+            // ...but only a move the search rates about as well as the pass: when every move
+            // loses against passing (say, the board is settled and the count is a draw), playing
+            // on would fill the group's own eye space.
+            let pass = result.best_stats();
+            if let Some(o) = other.filter(|o| o.win_rate() >= pass.win_rate() - PLAY_ON_MARGIN) {
                 return Decision::Play(o.mv);
             }
         }
