@@ -322,38 +322,54 @@ impl Engine {
             && best.win_rate() >= PASS_WIN_RATE
             && ours(board.area_score(self.komi)) > 0.0
             && ours(ownership::evaluate(board, self.komi, ownership::DEFAULT_PLAYOUTS).score) > 0.0;
-        if passes > 0 && can_pass {
-            return Decision::Play(Move::Pass);
-        }
-        if result.best == Move::Pass && !can_pass {
-            // Only a move that can change the count: not one inside an empty region that only
-            // our stones border (our area already, and no capture from there). Such a move gains
-            // nothing under area scoring and may fill the eye space a group lives by.
-            let them = board.stones(color.opponent());
-            let g = *board.geometry();
-            let useful = |mv: Move| match mv {
-                Move::Pass => false,
-                Move::Play(p) => {
-                    let region = g.flood(stonelab_go::Bitboard::from_point(p), board.empty());
-                    !(g.neighbours(region) & them).is_empty()
-                }
-            };
-            let mut other: Option<mcts::MoveStats> = None;
-            for m in result.moves.iter().filter(|m| useful(m.mv)) {
-                if other.is_none_or(|o| m.visits > o.visits) {
-                    other = Some(*m);
-                }
+        // Only a move that can change the count may replace a pass the search likes: not one
+        // inside an empty region that only our stones border (our area already, and no capture
+        // from there). Such a move gains nothing under area scoring and may fill the eye space a
+        // group lives by.
+        let them = board.stones(color.opponent());
+        let g = *board.geometry();
+        let useful = |mv: Move| match mv {
+            Move::Pass => false,
+            Move::Play(p) => {
+                let region = g.flood(stonelab_go::Bitboard::from_point(p), board.empty());
+                !(g.neighbours(region) & them).is_empty()
             }
-            // ...but only a move the search rates about as well as the pass: when every move
-            // loses against passing (say, the board is settled and the count is a draw), playing
-            // on would fill the group's own eye space.
-            let pass = result.best_stats();
-            if let Some(o) = other.filter(|o| o.win_rate() >= pass.win_rate() - PLAY_ON_MARGIN) {
-                return Decision::Play(o.mv);
-            }
-        }
-        Decision::Play(result.best)
+        };
+        Decision::Play(choose(&result, passes, can_pass, useful))
     }
+}
+
+/// The move to play from a search `result`, `passes` consecutive passes before it: a pass after
+/// the opponent's pass when `can_pass`; when the search likes the pass best but passing is not
+/// allowed, the most visited `useful` move whose win rate is within [`PLAY_ON_MARGIN`] of the
+/// pass's (when every move loses against passing, playing on only fills one's own eye space),
+/// and a pass when there is none; otherwise the search's best move.
+fn choose(
+    result: &mcts::SearchResult,
+    passes: u32,
+    can_pass: bool,
+    useful: impl Fn(Move) -> bool,
+) -> Move {
+    if passes > 0 && can_pass {
+        return Move::Pass;
+    }
+    if result.best == Move::Pass && !can_pass {
+        let pass = result.best_stats();
+        let mut other: Option<mcts::MoveStats> = None;
+        for m in result
+            .moves
+            .iter()
+            .filter(|m| m.mv != Move::Pass && useful(m.mv))
+        {
+            if other.is_none_or(|o| m.visits > o.visits) {
+                other = Some(*m);
+            }
+        }
+        if let Some(o) = other.filter(|o| o.win_rate() >= pass.win_rate() - PLAY_ON_MARGIN) {
+            return o.mv;
+        }
+    }
+    result.best
 }
 
 /// A random seed from the standard library's per-process hash keys and the clock.
@@ -387,6 +403,54 @@ fn new_board(geometry: Geometry) -> Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use stonelab_go::Point;
+
+    fn stats(mv: Move, visits: u64, rate: f64) -> mcts::MoveStats {
+        mcts::MoveStats {
+            mv,
+            visits,
+            wins: rate * visits as f64,
+        }
+    }
+
+    #[test]
+    fn play_on_rule() {
+        let (a, b, c) = (
+            Move::Play(Point::new(0, 0)),
+            Move::Play(Point::new(0, 1)),
+            Move::Play(Point::new(0, 2)),
+        );
+        let result = |moves: Vec<mcts::MoveStats>| mcts::SearchResult {
+            best: moves.iter().max_by_key(|m| m.visits).map(|m| m.mv).unwrap(),
+            playouts: moves.iter().map(|m| m.visits).sum(),
+            moves,
+        };
+        let everything = |_: Move| true;
+        let not_a = |m: Move| m != a;
+        // The search likes the pass, passing is not allowed: the most visited useful move close
+        // enough to the pass is played.
+        let r = result(vec![
+            stats(a, 300, 0.50),
+            stats(b, 200, 0.49),
+            stats(c, 100, 0.50),
+            stats(Move::Pass, 400, 0.50),
+        ]);
+        assert_eq!(choose(&r, 0, false, everything), a);
+        assert_eq!(choose(&r, 0, false, not_a), b);
+        assert_eq!(choose(&r, 1, false, |_| false), Move::Pass);
+        // A useful move far worse than the pass: pass rather than play it.
+        let r = result(vec![
+            stats(a, 300, 0.50),
+            stats(b, 200, 0.40),
+            stats(Move::Pass, 400, 0.50),
+        ]);
+        assert_eq!(choose(&r, 1, false, not_a), Move::Pass);
+        // Passing allowed: after the opponent's pass, pass whatever the search likes.
+        let r = result(vec![stats(a, 500, 0.9), stats(Move::Pass, 400, 0.9)]);
+        assert_eq!(choose(&r, 1, true, everything), Move::Pass);
+        assert_eq!(choose(&r, 0, true, everything), a);
+        assert_eq!(choose(&r, 0, false, everything), a);
+    }
 
     #[test]
     fn clock_slices() {
