@@ -5,13 +5,16 @@
 //! unreadable move, or a failed `genmove`, loses the game. So does leaving any command of the
 //! game unanswered for `--timeout-ms` (each engine's output is read by a thread, and the runner
 //! waits on a channel with a time limit): the engine is then killed, with its process group, and
-//! started afresh for the next game. A scorer that times out on `final_score` is only left out. A game ends after two passes in a row,
-//! a resignation, or the move cap (`4 * points + 64`, passes included). A finished game is scored
-//! by area on our board; every engine that knows `final_score` is asked too, and a score that
-//! differs from ours is reported as a disagreement. The referee, whose score decides the game, is
+//! started afresh for the next game. A scorer that times out on `final_score` is only left out.
+//! A game ends after two passes in a row, a resignation, or the move cap (`4 * points + 64`,
+//! passes included). A finished game is scored by area on our board; every engine that knows
+//! `final_score` is asked too, and a score that differs from ours is reported as a disagreement. The referee, whose score decides the game, is
 //! the first engine (`--black` command first) that offers `final_score` and is not stonelab
 //! itself (an independent referee: stonelab's own `final_score` is a Monte-Carlo estimate of the
-//! dead stones); without one, our count decides.
+//! dead stones); without one, our count decides. The referee must count by area too: GNU Go
+//! counts by Japanese rules (territory and prisoners) unless started with `--chinese-rules`, and
+//! then scores a game that was played on inside one's own area differently from the rules the
+//! game was played under; give it `gnugo --mode gtp --chinese-rules`.
 //!
 //! The Elo difference comes from the score fraction `p = (W + D/2) / N` of the `--black` engine,
 //! `-400 log10(1/p - 1)`, with a 95% interval from the Wilson score interval of `p`.
@@ -49,7 +52,8 @@ pub struct Args {
     /// Command line of the first engine (Black in odd-numbered games), run by `sh -c`
     #[arg(long)]
     pub black: String,
-    /// Command line of the second engine (White in odd-numbered games)
+    /// Command line of the second engine (White in odd-numbered games). Games are scored by area:
+    /// run GNU Go as `gnugo --mode gtp --chinese-rules` so that its final_score counts by area too
     #[arg(long)]
     pub white: String,
     /// Board size (square, 2..19)
