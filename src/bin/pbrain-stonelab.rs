@@ -3,21 +3,18 @@
 
 use clap::Parser;
 
-#[path = "../gomoku/pbrain_cli.rs"]
-mod pbrain_cli;
-
 /// The stonelab Gomoku engine for Gomocup managers (Piskvork protocol on stdin/stdout):
 /// START, BEGIN, TURN, BOARD/DONE, INFO, END, ABOUT, RESTART, TAKEBACK, RECTSTART, PLAY
 #[derive(Parser, Debug)]
 #[command(name = "pbrain-stonelab", version)]
 struct Cli {
     #[command(flatten)]
-    args: pbrain_cli::Args,
+    args: stonelab::gomoku::pbrain::Args,
 }
 
 fn main() {
     let cli = Cli::parse();
-    if let Err(err) = pbrain_cli::run(&cli.args) {
+    if let Err(err) = stonelab::gomoku::pbrain::run(&cli.args) {
         eprintln!("pbrain-stonelab: error: {err}");
         std::process::exit(2);
     }

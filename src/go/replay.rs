@@ -122,7 +122,7 @@ fn sgf_name(p: &sgf_parse::go::Point) -> String {
     format!("{}{}", (b'a' + p.x) as char, (b'a' + p.y) as char)
 }
 
-pub(crate) fn replay_sgf(board: &mut Board, text: &str) -> anyhow::Result<usize> {
+pub fn replay_sgf(board: &mut Board, text: &str) -> anyhow::Result<usize> {
     use sgf_parse::go::{Move as SgfMove, Prop};
     let trees = sgf_parse::go::parse(text).map_err(|e| anyhow::anyhow!("malformed SGF: {e}"))?;
     let root = trees.first().context("malformed SGF: no game tree")?;

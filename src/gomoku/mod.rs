@@ -2,13 +2,13 @@
 
 use clap::Subcommand;
 
-mod bench;
-mod bench_engine;
-mod lut;
-mod matches;
-mod pbrain_cli;
-mod solve;
-mod threats;
+pub mod bench;
+pub mod bench_engine;
+pub mod lut;
+pub mod matches;
+pub mod pbrain;
+pub mod solve;
+pub mod threats;
 
 /// The rule as a command-line value.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub enum Command {
     ///
     /// Speaks the Piskvork manager protocol: START, BEGIN, TURN, BOARD/DONE, INFO, END, ABOUT,
     /// RESTART, TAKEBACK, RECTSTART (square sizes only) and PLAY; anything else gets UNKNOWN.
-    Pbrain(pbrain_cli::Args),
+    Pbrain(pbrain::Args),
     /// A match between two Gomocup (pbrain) engines, with adjudication and an Elo estimate
     Match(matches::Args),
 }
@@ -60,7 +60,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Lut(args) => lut::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Solve(args) => solve::run(args),
-        Command::Pbrain(args) => Ok(pbrain_cli::run(&args)?),
+        Command::Pbrain(args) => Ok(pbrain::run(&args)?),
         Command::Match(args) => matches::run(args),
     }
 }

@@ -1,8 +1,67 @@
-//! Helpers shared by the integration tests that talk to GNU Go (`mod common;` in each).
+//! Helpers shared by the command-line integration tests (`mod common;` in each).
+//!
+//! Tests that need a program this machine may not have (GNU Go, the Python clients) are marked
+//! `#[ignore = "needs ..."]`: plain `cargo test` skips them and `scripts/test` runs them with
+//! `--include-ignored` after installing what they need.
 
-use std::path::Path;
+#![allow(dead_code)]
 
-/// GNU Go's path: on PATH, or where Debian puts it (/usr/games is not on every PATH).
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `stonelab` program built for these tests.
+pub const STONELAB: &str = env!("CARGO_BIN_EXE_stonelab");
+
+/// Runs `stonelab ARGS...` and returns its output, whatever its exit status.
+pub fn stonelab(args: &[&str]) -> Output {
+    Command::new(STONELAB)
+        .args(args)
+        .output()
+        .expect("cannot start stonelab")
+}
+
+/// Runs `stonelab ARGS...`, requires a zero exit and returns its standard output as text.
+pub fn stonelab_ok(args: &[&str]) -> String {
+    let out = stonelab(args);
+    assert!(
+        out.status.success(),
+        "stonelab {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+}
+
+/// Runs `stonelab ARGS...`, requires a zero exit and parses its standard output as one JSON value.
+pub fn stonelab_json(args: &[&str]) -> serde_json::Value {
+    let text = stonelab_ok(args);
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("stonelab {args:?}: bad JSON ({e}): {text}"))
+}
+
+/// Runs `stonelab ARGS...` and requires the one-line error of bad input: exit code 2, a
+/// `stonelab: error:` line on stderr that contains `needle`. Returns stderr.
+pub fn stonelab_err(args: &[&str], needle: &str) -> String {
+    let out = stonelab(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "stonelab {args:?}: {err}");
+    assert!(
+        err.starts_with("stonelab: error:"),
+        "stonelab {args:?}: {err}"
+    );
+    assert!(err.contains(needle), "stonelab {args:?}: {err}");
+    err
+}
+
+/// A fresh, empty temporary folder named after the test and this process.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stonelab-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// GNU Go's path: on PATH, or where Debian puts it (/usr/games is not on every PATH). Tests that
+/// call this are `#[ignore = "needs gnugo"]`.
 pub fn gnugo() -> String {
     for dir in std::env::var("PATH").unwrap_or_default().split(':') {
         let p = Path::new(dir).join("gnugo");
