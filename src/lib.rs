@@ -5,6 +5,7 @@
 //! The binaries `stonelab` and `pbrain-stonelab` are thin: they parse arguments and call into here,
 //! so tests can drive the protocol loops in-process.
 
+pub mod arena;
 pub mod common;
 pub mod go;
 pub mod gomoku;

@@ -1,20 +1,16 @@
 //! `stonelab go match --record FILE`: a match resumed from its record, and records that do not
 //! fit (another komi, a damaged game line) refused.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::temp_dir;
 use serde_json::Value;
 
 fn exe() -> &'static str {
-    env!("CARGO_BIN_EXE_stonelab")
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stonelab-record-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::STONELAB
 }
 
 /// A fake engine that always passes and counts its starts in `dir/starts`, and our engine with

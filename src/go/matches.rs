@@ -33,10 +33,7 @@
 //! left to play, no engine is started: the report then has empty engine names, and the referee
 //! is the one the recorded games name.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command as Process, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -45,7 +42,8 @@ use stonelab_go::score::format_score;
 use stonelab_go::vertex::{format_move, parse_vertex};
 use stonelab_go::{Board, Color, Geometry, Move, Rules};
 
-use crate::common::{fmt_elo, Elo, Format};
+use crate::arena::{Elo, EngineProcess, Numbered, ReadError, Record};
+use crate::common::Format;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -97,12 +95,9 @@ impl Args {
 }
 
 /// A GTP engine in a child process (in a process group of its own, so that killing it takes any
-/// process it started too), its output read by a thread.
+/// process it started too).
 struct Client {
-    command: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
     /// How long an answer may take.
     timeout: Duration,
     name: String,
@@ -127,68 +122,53 @@ impl Failure {
 }
 
 impl Client {
+    /// Starts an engine and asks its `name` and whether it knows `final_score`.
     fn spawn(command: &str, timeout: Duration) -> anyhow::Result<Client> {
-        let crate::common::EngineProcess {
-            child,
-            stdin,
-            lines,
-        } = crate::common::spawn_engine(command, true)?;
         let mut client = Client {
-            command: command.to_string(),
-            child,
-            stdin,
-            lines,
+            process: EngineProcess::spawn(command)?,
             timeout,
             name: String::new(),
             final_score: false,
         };
-        let name = client.send("name").map_err(Failure::into_error);
-        let name = match name {
-            Ok(Ok(name)) => name,
-            Ok(Err(e)) => {
-                client.kill();
-                bail!("engine '{command}': name failed: {e}")
-            }
-            Err(e) => {
-                client.kill();
-                return Err(e);
-            }
+        client.name = match client.send("name").map_err(Failure::into_error)? {
+            Ok(name) => name,
+            Err(e) => bail!("engine '{command}': name failed: {e}"),
         };
-        client.name = name;
-        client.final_score = match client.send("known_command final_score") {
-            Ok(answer) => answer.as_deref() == Ok("true"),
-            Err(e) => {
-                client.kill();
-                return Err(e.into_error());
-            }
-        };
+        client.final_score = client
+            .send("known_command final_score")
+            .map_err(Failure::into_error)?
+            .as_deref()
+            == Ok("true");
         Ok(client)
+    }
+
+    fn command(&self) -> &str {
+        self.process.command()
     }
 
     /// Sends one command and reads the answer within the time limit: `Ok(Ok(text))` for `=`,
     /// `Ok(Err(message))` for `?`.
     fn send(&mut self, line: &str) -> Result<Result<String, String>, Failure> {
-        let what = || format!("engine '{}' (command '{line}')", self.command);
-        let broken = |e: anyhow::Error| Failure::Broken(e);
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
+        let what = format!("engine '{}' (command '{line}')", self.command());
+        let what = || what.clone();
+        self.process
+            .send(line)
             .with_context(what)
-            .map_err(broken)?;
+            .map_err(Failure::Broken)?;
         let deadline = Instant::now() + self.timeout;
         let mut lines: Vec<String> = Vec::new();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let text = match self.lines.recv_timeout(left) {
+            let text = match self.process.read_line(deadline) {
                 Ok(text) => text,
-                Err(RecvTimeoutError::Timeout) => {
+                Err(ReadError::Timeout) => {
                     return Err(Failure::Timeout(format!(
                         "{}: no answer in {} ms",
                         what(),
                         self.timeout.as_millis()
                     )))
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(broken(anyhow::anyhow!(
+                Err(ReadError::Closed) => {
+                    return Err(Failure::Broken(anyhow::anyhow!(
                         "{}: the engine closed its output",
                         what()
                     )))
@@ -203,61 +183,36 @@ impl Client {
             }
             lines.push(text.to_string());
         }
-        let first = &lines[0];
-        let ok = match first.chars().next() {
-            Some('=') => true,
-            Some('?') => false,
-            _ => {
-                return Err(broken(anyhow::anyhow!(
-                    "{}: answer '{first}' is not GTP",
-                    what()
-                )))
-            }
-        };
-        let body = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
-        let mut text = body.trim().to_string();
-        for l in &lines[1..] {
-            text.push('\n');
-            text.push_str(l);
-        }
-        Ok(if ok { Ok(text) } else { Err(text) })
+        parse_answer(&lines).map_err(|why| Failure::Broken(anyhow::anyhow!("{}: {why}", what())))
     }
 
-    /// `quit`, then a kill if the engine has not left within a second.
-    fn quit(mut self) {
-        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
-        let deadline = Instant::now() + Duration::from_secs(1);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        self.kill();
+    /// `quit`, then a kill of the group if the engine has not left within a second.
+    fn quit(self) {
+        self.process.shutdown("quit", Duration::from_secs(1));
     }
 
-    /// Kills the engine's whole process group (the `sh` and what it started) and reaps it.
+    /// Kills the engine's whole process group (the `sh` and what it started).
     fn kill(&mut self) {
-        let group = format!("-{}", self.child.id());
-        let killed = Process::new("kill")
-            .args(["-KILL", "--", &group])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !killed {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+        self.process.kill();
     }
 }
 
-impl Drop for Client {
-    /// An engine still running when its client goes (the match stopped on an error) is killed.
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
-        }
+/// A GTP answer's lines (the blank line that ends it left out): `Ok(text)` for `=`, `Err(text)`
+/// for `?`, with the id and the first space removed; an error for anything else.
+fn parse_answer(lines: &[String]) -> Result<Result<String, String>, String> {
+    let first = &lines[0];
+    let ok = match first.chars().next() {
+        Some('=') => true,
+        Some('?') => false,
+        _ => return Err(format!("answer '{first}' is not GTP")),
+    };
+    let body = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+    let mut text = body.trim().to_string();
+    for l in &lines[1..] {
+        text.push('\n');
+        text.push_str(l);
     }
+    Ok(if ok { Ok(text) } else { Err(text) })
 }
 
 /// How a game ended.
@@ -310,22 +265,14 @@ struct Tally {
     restarts: u32,
 }
 
+/// The two engines' labels, by engine index (0: the `--black` command).
+const LABELS: [&str; 2] = ["black", "white"];
+
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if !(2..=stonelab_go::MAX_SIZE).contains(&args.size) {
-        bail!("--size must be 2..19 (GTP boards are square)");
-    }
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    if args.timeout_ms == Some(0) {
-        bail!("--timeout-ms must be positive");
-    }
-    let g = Geometry::new(args.size, args.size).expect("size in range");
-    let timeout = args.timeout();
-    let labels = ["black", "white"];
+    check_args(&args)?;
     let (mut record, mut games) = match &args.record {
         Some(path) => {
-            let (record, games) = Record::open(path, &args)?;
+            let (record, games) = open_record(path, &args)?;
             (Some(record), games)
         }
         None => (None, Vec::new()),
@@ -333,21 +280,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Games already recorded (at most the lines of a file, far below u32::MAX).
     let recorded = games.len() as u32;
     let mut engines = if recorded < args.games {
-        let black = Client::spawn(&args.black, timeout)?;
-        let white = match Client::spawn(&args.white, timeout) {
-            Ok(w) => w,
-            Err(e) => {
-                black.quit();
-                return Err(e);
-            }
-        };
-        Some([black, white])
+        Some(start_engines(&args)?)
     } else {
         None
     };
     let mut tallies: Vec<Tally> = (0..2)
         .map(|i| Tally {
-            engine: labels[i].to_string(),
+            engine: LABELS[i].to_string(),
             name: engines
                 .as_ref()
                 .map_or(String::new(), |e| e[i].name.clone()),
@@ -359,11 +298,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => games
             .iter()
             .find_map(|g| g.referee.as_deref())
-            .and_then(|r| labels.iter().position(|&l| l == r)),
+            .and_then(|r| LABELS.iter().position(|&l| l == r)),
     };
-    if let Some(r) = record.as_ref().filter(|r| r.existed) {
+    if let Some(r) = record.as_ref().filter(|r| r.existed()) {
         if args.format == Format::Text {
-            println!("resuming {}: {recorded} games recorded", r.path.display());
+            println!("resuming {}: {recorded} games recorded", r.path().display());
         }
     }
     for game in &games {
@@ -374,9 +313,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if let Some(engines) = engines.as_mut() {
         for number in recorded + 1..=args.games {
-            // Engine index playing Black.
-            let first = if number % 2 == 1 { 0 } else { 1 };
-            let (game, hung) = play_game(engines, &args, g, number, first, referee, labels)?;
+            let (game, hung) = play_game(engines, &args, number, referee)?;
             count(&mut tallies, &game);
             if args.format == Format::Text {
                 print_game(&game);
@@ -385,24 +322,70 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 record.push(&game)?;
             }
             games.push(game);
-            // An engine that did not answer in time may answer late, or never: a fresh one plays
-            // on.
-            for i in 0..2 {
-                if hung[i] {
-                    engines[i].kill();
-                    if number < args.games {
-                        let command = if i == 0 { &args.black } else { &args.white };
-                        engines[i] = Client::spawn(command, timeout)
-                            .with_context(|| format!("cannot restart the {} engine", labels[i]))?;
-                        tallies[i].restarts += 1;
-                    }
-                }
-            }
+            restart_hung(engines, hung, &args, number < args.games, &mut tallies)?;
         }
     }
     for e in engines.into_iter().flatten() {
         e.quit();
     }
+    report(&args, &games, &tallies, referee)
+}
+
+fn check_args(args: &Args) -> anyhow::Result<()> {
+    if !(2..=stonelab_go::MAX_SIZE).contains(&args.size) {
+        bail!("--size must be 2..19 (GTP boards are square)");
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.timeout_ms == Some(0) {
+        bail!("--timeout-ms must be positive");
+    }
+    Ok(())
+}
+
+/// Starts the `--black` and the `--white` engine (the first is stopped if the second fails).
+fn start_engines(args: &Args) -> anyhow::Result<[Client; 2]> {
+    let timeout = args.timeout();
+    let black = Client::spawn(&args.black, timeout)?;
+    let white = match Client::spawn(&args.white, timeout) {
+        Ok(w) => w,
+        Err(e) => {
+            black.quit();
+            return Err(e);
+        }
+    };
+    Ok([black, white])
+}
+
+/// An engine that did not answer in time may answer late, or never: it is killed, and a fresh
+/// one plays on if `more` games are left.
+fn restart_hung(
+    engines: &mut [Client; 2],
+    hung: [bool; 2],
+    args: &Args,
+    more: bool,
+    tallies: &mut [Tally],
+) -> anyhow::Result<()> {
+    for i in (0..2).filter(|&i| hung[i]) {
+        engines[i].kill();
+        if more {
+            let command = if i == 0 { &args.black } else { &args.white };
+            engines[i] = Client::spawn(command, args.timeout())
+                .with_context(|| format!("cannot restart the {} engine", LABELS[i]))?;
+            tallies[i].restarts += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The match's summary: JSON, or the tallies, the referee and the Elo difference as text.
+fn report(
+    args: &Args,
+    games: &[Game],
+    tallies: &[Tally],
+    referee: Option<usize>,
+) -> anyhow::Result<()> {
     let elo = Elo::of(tallies[0].wins, tallies[0].draws, tallies[0].losses);
     let disagreements = games.iter().filter(|g| g.disagreement).count();
     match args.format {
@@ -410,15 +393,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "size": args.size,
             "komi": args.komi,
             "move_ms": args.move_ms,
-            "timeout_ms": timeout.as_millis() as u64,
+            "timeout_ms": args.timeout().as_millis() as u64,
             "games": games,
             "engines": tallies,
-            "referee": referee.map(|i| labels[i]),
+            "referee": referee.map(|i| LABELS[i]),
             "disagreements": disagreements,
             "elo": elo,
         }))?,
         Format::Text => {
-            for t in &tallies {
+            for t in tallies {
                 // No name when no engine was started (every game was recorded).
                 let name = if t.name.is_empty() {
                     String::new()
@@ -432,17 +415,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             println!(
                 "referee {}, disagreements with the area count {disagreements}",
-                referee.map_or("none (area count)", |i| labels[i])
+                referee.map_or("none (area count)", |i| LABELS[i])
             );
-            println!(
-                "elo (black engine minus white engine) {} [95%: {}, {}]",
-                fmt_elo(
-                    elo.difference,
-                    if elo.score > 0.5 { "+inf" } else { "-inf" }
-                ),
-                fmt_elo(elo.low, "-inf"),
-                fmt_elo(elo.high, "+inf")
-            );
+            let shown = elo.interval_text().replacen(" [", " [95%: ", 1);
+            println!("elo (black engine minus white engine) {shown}");
         }
     }
     Ok(())
@@ -476,10 +452,9 @@ fn count(tallies: &mut [Tally], game: &Game) {
 }
 
 /// Line 1 of a `--record` file: the arguments that make a match.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Serialize)]
 struct Header {
-    record: String,
+    record: &'static str,
     version: u32,
     black: String,
     white: String,
@@ -488,14 +463,11 @@ struct Header {
     move_ms: Option<u64>,
 }
 
-const RECORD_KIND: &str = "stonelab go match";
-const RECORD_VERSION: u32 = 1;
-
 impl Header {
     fn of(args: &Args) -> Header {
         Header {
-            record: RECORD_KIND.to_string(),
-            version: RECORD_VERSION,
+            record: "stonelab go match",
+            version: 1,
             black: args.black.clone(),
             white: args.white.clone(),
             size: args.size,
@@ -505,143 +477,44 @@ impl Header {
     }
 }
 
-/// A `--record` file: its lines (header, then one per game), rewritten whole after every game.
-struct Record {
-    path: PathBuf,
-    lines: Vec<String>,
-    /// Whether the file was there before this run.
-    existed: bool,
+impl Numbered for Game {
+    fn number(&self) -> u32 {
+        self.number
+    }
 }
 
-impl Record {
-    /// Reads and checks the file, or creates it with its header: the record and its games.
-    fn open(path: &Path, args: &Args) -> anyhow::Result<(Record, Vec<Game>)> {
-        let shown = path.display();
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let header = serde_json::to_string(&Header::of(args))?;
-                let record = Record {
-                    path: path.to_path_buf(),
-                    lines: vec![header],
-                    existed: false,
-                };
-                record.save()?;
-                return Ok((record, Vec::new()));
-            }
-            Err(e) => {
-                return Err(e).with_context(|| format!("cannot read record file '{shown}'"));
-            }
-        };
-        let lines: Vec<String> = text.lines().map(str::to_string).collect();
-        let Some(first) = lines.first() else {
-            bail!("record file '{shown}' line 1: no header (the file is empty)");
-        };
-        let header: Header = serde_json::from_str(first).with_context(|| {
-            format!("record file '{shown}' line 1: not a stonelab go match header")
-        })?;
-        if header.record != RECORD_KIND || header.version != RECORD_VERSION {
+/// Opens (or creates) the `--record` file; its games must be numbered 1, 2, ... in order, with
+/// the colours alternating as this runner plays them.
+fn open_record(path: &std::path::Path, args: &Args) -> anyhow::Result<(Record, Vec<Game>)> {
+    let (record, games) = Record::open::<Game>(path, &Header::of(args))?;
+    let shown = path.display();
+    for (i, game) in games.iter().enumerate() {
+        let (at, number) = (i + 2, i as u32 + 1);
+        if game.number != number {
             bail!(
-                "record file '{shown}' line 1: header of '{}' version {}, expected '{RECORD_KIND}' \
-                 version {RECORD_VERSION}",
-                header.record,
-                header.version
+                "record file '{shown}' line {at}: game number {}, expected {number}",
+                game.number
             );
         }
-        let mut differ = Vec::new();
-        if header.black != args.black {
-            differ.push(format!(
-                "black '{}' (--black '{}')",
-                header.black, args.black
-            ));
-        }
-        if header.white != args.white {
-            differ.push(format!(
-                "white '{}' (--white '{}')",
-                header.white, args.white
-            ));
-        }
-        if header.size != args.size {
-            differ.push(format!("size {} (--size {})", header.size, args.size));
-        }
-        if header.komi != args.komi {
-            differ.push(format!("komi {} (--komi {})", header.komi, args.komi));
-        }
-        if header.move_ms != args.move_ms {
-            let ms = |m: Option<u64>| m.map_or("none".to_string(), |m| m.to_string());
-            differ.push(format!(
-                "move_ms {} (--move-ms {})",
-                ms(header.move_ms),
-                ms(args.move_ms)
-            ));
-        }
-        if !differ.is_empty() {
+        let (black, white) = labels_of(number);
+        if game.black != black || game.white != white {
             bail!(
-                "record file '{shown}' line 1: the header does not match the arguments: {}",
-                differ.join(", ")
+                "record file '{shown}' line {at}: game {number} has black={} white={}, \
+                 expected black={black} white={white}",
+                game.black,
+                game.white
             );
         }
-        let mut games = Vec::new();
-        for (i, line) in lines.iter().enumerate().skip(1) {
-            let at = i + 1;
-            let game: Game = serde_json::from_str(line)
-                .with_context(|| format!("record file '{shown}' line {at}: not a game"))?;
-            let number = i as u32;
-            if game.number != number {
-                bail!(
-                    "record file '{shown}' line {at}: game number {}, expected {number}",
-                    game.number
-                );
-            }
-            let black = if number % 2 == 1 { "black" } else { "white" };
-            let white = if number % 2 == 1 { "white" } else { "black" };
-            if game.black != black || game.white != white {
-                bail!(
-                    "record file '{shown}' line {at}: game {number} has black={} white={}, \
-                     expected black={black} white={white}",
-                    game.black,
-                    game.white
-                );
-            }
-            games.push(game);
-        }
-        let record = Record {
-            path: path.to_path_buf(),
-            lines,
-            existed: true,
-        };
-        Ok((record, games))
     }
+    Ok((record, games))
+}
 
-    /// Adds a finished game and rewrites the file.
-    fn push(&mut self, game: &Game) -> anyhow::Result<()> {
-        self.lines.push(serde_json::to_string(game)?);
-        self.save()
-    }
-
-    /// Writes the whole file to `FILE.tmp`, syncs it and renames it over FILE.
-    fn save(&self) -> anyhow::Result<()> {
-        let mut tmp = self.path.clone().into_os_string();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let mut text = String::new();
-        for line in &self.lines {
-            text.push_str(line);
-            text.push('\n');
-        }
-        let written = (|| -> std::io::Result<()> {
-            let mut file = std::fs::File::create(&tmp)?;
-            file.write_all(text.as_bytes())?;
-            file.flush()?;
-            file.sync_all()?;
-            std::fs::rename(&tmp, &self.path)
-        })();
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e)
-                .with_context(|| format!("cannot write record file '{}'", self.path.display()));
-        }
-        Ok(())
+/// The labels of the engines playing Black and White in game `number`.
+fn labels_of(number: u32) -> (&'static str, &'static str) {
+    if number % 2 == 1 {
+        ("black", "white")
+    } else {
+        ("white", "black")
     }
 }
 
@@ -665,7 +538,7 @@ fn must(engines: &mut [Client; 2], i: usize, line: &str) -> Result<String, Stop>
     ask(engines, i, line)?.map_err(|e| {
         Stop::Fatal(anyhow::anyhow!(
             "engine '{}': '{line}' failed: {e}",
-            engines[i].command
+            engines[i].command()
         ))
     })
 }
@@ -674,15 +547,17 @@ fn must(engines: &mut [Client; 2], i: usize, line: &str) -> Result<String, Stop>
 fn play_game(
     engines: &mut [Client; 2],
     args: &Args,
-    g: Geometry,
     number: u32,
-    first: usize,
     referee: Option<usize>,
-    labels: [&str; 2],
 ) -> anyhow::Result<(Game, [bool; 2])> {
+    let labels = LABELS;
+    // Engine index playing Black.
+    let first = if number % 2 == 1 { 0 } else { 1 };
+    let g = Geometry::new(args.size, args.size).expect("size checked");
     let mut board = Board::new(g, Rules::STANDARD);
     let mut sequence = Vec::new();
-    let played = moves(engines, args, g, first, labels, &mut board, &mut sequence);
+    let played =
+        set_up(engines, args).and_then(|()| moves(engines, first, &mut board, &mut sequence));
     let mut hung = [false; 2];
     let (end, forfeit, note) = match played {
         Ok(ended) => ended,
@@ -723,6 +598,29 @@ fn play_game(
         };
         return Ok((game, hung));
     }
+    let decided = score_game(engines, args, referee, &board, &mut game, &mut hung)?;
+    game.winner = if decided > 0.0 {
+        "B"
+    } else if decided < 0.0 {
+        "W"
+    } else {
+        "draw"
+    }
+    .to_string();
+    game.result = format_score(decided);
+    Ok((game, hung))
+}
+
+/// Scores a finished game: our area count, and every engine's `final_score` (a scorer that does
+/// not answer in time is left out and marked hung); the referee's score, if it gave one, decides.
+fn score_game(
+    engines: &mut [Client; 2],
+    args: &Args,
+    referee: Option<usize>,
+    board: &Board,
+    game: &mut Game,
+    hung: &mut [bool; 2],
+) -> anyhow::Result<f64> {
     let area = board.area_score(args.komi);
     game.area_score = Some(area);
     let mut decided = area;
@@ -747,38 +645,21 @@ fn play_game(
         if Some(i) == referee {
             if let Some(s) = score {
                 decided = s;
-                game.referee = Some(labels[i].to_string());
+                game.referee = Some(LABELS[i].to_string());
             }
         }
-        game.engine_scores.push((labels[i].to_string(), text));
+        game.engine_scores.push((LABELS[i].to_string(), text));
     }
-    game.winner = if decided > 0.0 {
-        "B"
-    } else if decided < 0.0 {
-        "W"
-    } else {
-        "draw"
-    }
-    .to_string();
-    game.result = format_score(decided);
-    Ok((game, hung))
+    Ok(decided)
 }
 
-/// Sets the engines up and plays the moves until the game ends: how, and who forfeits.
-fn moves(
-    engines: &mut [Client; 2],
-    args: &Args,
-    g: Geometry,
-    first: usize,
-    labels: [&str; 2],
-    board: &mut Board,
-    sequence: &mut Vec<String>,
-) -> Result<(End, Option<Color>, Option<String>), Stop> {
+/// Sets both engines up for a new game: board size, an empty board, komi and the clock.
+fn set_up(engines: &mut [Client; 2], args: &Args) -> Result<(), Stop> {
     for i in 0..2 {
         ask(engines, i, &format!("boardsize {}", args.size))?.map_err(|m| {
             Stop::Fatal(anyhow::anyhow!(
                 "engine '{}' refuses size {}: {m}",
-                engines[i].command,
+                engines[i].command(),
                 args.size
             ))
         })?;
@@ -793,6 +674,18 @@ fn moves(
             )?;
         }
     }
+    Ok(())
+}
+
+/// Plays the moves until the game ends: how, and who forfeits.
+fn moves(
+    engines: &mut [Client; 2],
+    first: usize,
+    board: &mut Board,
+    sequence: &mut Vec<String>,
+) -> Result<(End, Option<Color>, Option<String>), Stop> {
+    let g = *board.geometry();
+    let labels = LABELS;
     let cap = 4 * g.area() + 64;
     let mut passes = 0;
     loop {

@@ -12,21 +12,27 @@
 //! answer within the move time plus a grace of max(1 s, the move time) loses; a full board is a draw.
 //! The Elo difference (engine A's view) is `-400 log10(1/p - 1)` for the score fraction `p`, with a
 //! 95% interval from the Wilson score interval of `p`.
+//!
+//! Each engine runs in a process group of its own; after `END` and a grace second the group is
+//! killed, so a hung engine never outlives its game. `--threads N` is sent as `INFO thread_num N`
+//! to both engines (equal threads). With `--record FILE` every finished game is kept in a JSON
+//! Lines file (line 1 a header `{"record":"stonelab gomoku match","version":1,...}` naming the
+//! match's arguments, then one line per game, as in the JSON `games`), rewritten atomically after
+//! each game; a run given an existing FILE checks its header against the arguments, plays only the
+//! game numbers not recorded yet and reports all of them.
 
-use std::io::Write;
-use std::process::{Child, ChildStdin};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use stonelab_gomoku::engine::Position;
 use stonelab_gomoku::{Color, Point, Rule, MAX_SIZE, MIN_SIZE};
 
 use super::RuleArg;
-use crate::common::{fmt_elo, print_json, Elo, Format};
+use crate::arena::{progress_bar, Elo, EngineProcess, Numbered, ReadError, Record};
+use crate::common::{print_json, Format};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -59,13 +65,22 @@ pub struct Args {
     /// Games played at once
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// Search threads of each engine, sent to both as INFO thread_num (1..=256)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// JSON Lines file recording the match, to resume it: a header with the match's arguments,
+    /// then one line per finished game (as in the JSON `games`), rewritten atomically
+    /// (FILE.tmp, then a rename) after every game. If FILE exists, its header must match these
+    /// arguments; only the games it lacks are played, and all are reported
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 
 /// Which engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 enum Side {
     A,
@@ -73,7 +88,7 @@ enum Side {
 }
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum End {
     Five,
@@ -83,7 +98,8 @@ enum End {
     EngineError,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Game {
     number: u32,
     opening: usize,
@@ -106,6 +122,7 @@ struct Summary {
     size: usize,
     rule: &'static str,
     turn_ms: u64,
+    threads: u32,
     games: Vec<Game>,
     /// Engine A's wins, draws and losses.
     wins: u32,
@@ -119,11 +136,30 @@ struct Summary {
     elo: Elo,
 }
 
-/// A pbrain engine in a child process, its output read by a thread.
+impl Numbered for Game {
+    fn number(&self) -> u32 {
+        self.number
+    }
+}
+
+/// Line 1 of a `--record` file: the arguments that make a match.
+#[derive(Serialize)]
+struct Header<'a> {
+    record: &'static str,
+    version: u32,
+    a: &'a str,
+    b: &'a str,
+    size: usize,
+    rule: &'static str,
+    turn_ms: u64,
+    openings: Option<&'a str>,
+    max_memory: u64,
+    threads: u32,
+}
+
+/// A pbrain engine in a child process of its own group.
 struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
     /// Whether the engine has been told of every stone so far.
     synced: bool,
 }
@@ -136,29 +172,22 @@ enum Answer {
 
 impl Engine {
     fn spawn(command: &str) -> anyhow::Result<Engine> {
-        let crate::common::EngineProcess {
-            child,
-            stdin,
-            lines,
-        } = crate::common::spawn_engine(command, false)?;
         Ok(Engine {
-            child,
-            stdin,
-            lines,
+            process: EngineProcess::spawn(command)?,
             synced: false,
         })
     }
 
+    /// Sends one line, CR LF ended as Piskvork does; false if the engine is gone.
     fn send(&mut self, line: &str) -> bool {
-        writeln!(self.stdin, "{line}\r").is_ok() && self.stdin.flush().is_ok()
+        self.process.send(&format!("{line}\r")).is_ok()
     }
 
     /// The next line that is not MESSAGE, DEBUG or SUGGEST, within `limit`.
     fn answer_line(&mut self, limit: Duration) -> Result<String, (End, String)> {
         let deadline = Instant::now() + limit;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.process.read_line(deadline) {
                 Ok(line) => {
                     let line = line.trim().to_string();
                     let word = line.split_whitespace().next().unwrap_or("");
@@ -171,13 +200,13 @@ impl Engine {
                     }
                     return Ok(line);
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Err(ReadError::Timeout) => {
                     return Err((
                         End::Timeout,
                         format!("no answer in {} ms", limit.as_millis()),
                     ))
                 }
-                Err(RecvTimeoutError::Disconnected) => {
+                Err(ReadError::Closed) => {
                     return Err((End::EngineError, "the engine closed its output".into()))
                 }
             }
@@ -195,35 +224,31 @@ impl Engine {
             Ok(l) => l,
             Err((end, why)) => return Answer::Bad(end, why),
         };
-        let upper = line.to_ascii_uppercase();
-        if upper.starts_with("ERROR") || upper.starts_with("UNKNOWN") {
-            return Answer::Bad(End::EngineError, format!("answered '{line}'"));
-        }
-        let parsed = line.split_once(',').and_then(|(x, y)| {
-            Some((
-                x.trim().parse::<usize>().ok()?,
-                y.trim().parse::<usize>().ok()?,
-            ))
-        });
-        match parsed {
-            Some((x, y)) if x < size && y < size => Answer::Move(Point::new(x as u8, y as u8)),
-            Some((x, y)) => Answer::Bad(End::IllegalMove, format!("{x},{y} is off the board")),
-            None => Answer::Bad(End::IllegalMove, format!("unreadable move '{line}'")),
-        }
+        parse_answer(&line, size)
     }
 
-    /// `END`, then a kill if the engine has not left within a second.
-    fn finish(mut self) {
-        self.send("END");
-        let deadline = Instant::now() + Duration::from_secs(1);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    /// `END`, then a kill of the engine's process group if it has not left within a second.
+    fn finish(self) {
+        self.process.shutdown("END\r", Duration::from_secs(1));
+    }
+}
+
+/// A move answer `x,y`, checked against the board size.
+fn parse_answer(line: &str, size: usize) -> Answer {
+    let upper = line.to_ascii_uppercase();
+    if upper.starts_with("ERROR") || upper.starts_with("UNKNOWN") {
+        return Answer::Bad(End::EngineError, format!("answered '{line}'"));
+    }
+    let parsed = line.split_once(',').and_then(|(x, y)| {
+        Some((
+            x.trim().parse::<usize>().ok()?,
+            y.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match parsed {
+        Some((x, y)) if x < size && y < size => Answer::Move(Point::new(x as u8, y as u8)),
+        Some((x, y)) => Answer::Bad(End::IllegalMove, format!("{x},{y} is off the board")),
+        None => Answer::Bad(End::IllegalMove, format!("unreadable move '{line}'")),
     }
 }
 
@@ -287,7 +312,6 @@ struct Setup<'a> {
 
 fn play_game(setup: &Setup, number: u32) -> anyhow::Result<Game> {
     let args = setup.args;
-    let n = args.size;
     let index = (number as usize - 1) / 2 % setup.openings.len();
     let opening = &setup.openings[index];
     let black = if number % 2 == 1 { Side::A } else { Side::B };
@@ -296,9 +320,6 @@ fn play_game(setup: &Setup, number: u32) -> anyhow::Result<Game> {
         Engine::spawn(&command(&args.a))?,
         Engine::spawn(&command(&args.b))?,
     ];
-    let slot = |side: Side| if side == Side::A { 0 } else { 1 };
-    let limit = Duration::from_millis(args.turn_ms + args.turn_ms.max(1000));
-    let rule_bits = if setup.rule == Rule::Standard { 1 } else { 0 };
     let mut game = Game {
         number,
         opening: index,
@@ -309,40 +330,91 @@ fn play_game(setup: &Setup, number: u32) -> anyhow::Result<Game> {
         opening_stones: opening.len(),
         note: None,
     };
-    let other = |s: Side| if s == Side::A { Side::B } else { Side::A };
-    // START and INFO; an engine that refuses loses before the first move.
-    for side in [Side::A, Side::B] {
-        let e = &mut engines[slot(side)];
-        let ok = e.send(&format!("START {n}"))
-            && match e.answer_line(Duration::from_secs(30)) {
-                Ok(l) if l.eq_ignore_ascii_case("OK") => true,
-                Ok(l) => {
-                    game.note = Some(format!("engine {side:?} answered START with '{l}'"));
-                    false
-                }
-                Err((_, why)) => {
-                    game.note = Some(format!("engine {side:?}: START: {why}"));
-                    false
-                }
-            };
-        if !ok {
-            game.winner = Some(other(side));
+    // An engine that refuses START loses before the first move.
+    let started = [Side::A, Side::B]
+        .into_iter()
+        .try_for_each(|side| start(&mut engines[side.slot()], setup, side));
+    match started {
+        Ok(()) => play_moves(&mut engines, setup, opening, &mut game),
+        Err((side, why)) => {
+            game.winner = Some(side.other());
             game.end = End::EngineError;
-            for e in engines {
-                e.finish();
-            }
-            return Ok(game);
-        }
-        for info in [
-            format!("INFO timeout_turn {}", args.turn_ms),
-            "INFO timeout_match 0".to_string(),
-            format!("INFO max_memory {}", args.max_memory),
-            format!("INFO rule {rule_bits}"),
-            "INFO game_type 1".to_string(),
-        ] {
-            e.send(&info);
+            game.note = Some(why);
         }
     }
+    for e in engines {
+        e.finish();
+    }
+    Ok(game)
+}
+
+impl Side {
+    fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+
+    /// The engine's index in the pair.
+    fn slot(self) -> usize {
+        match self {
+            Side::A => 0,
+            Side::B => 1,
+        }
+    }
+}
+
+/// `START` (answered `OK` within 30 s) and the match's `INFO` keys.
+fn start(e: &mut Engine, setup: &Setup, side: Side) -> Result<(), (Side, String)> {
+    let args = setup.args;
+    if !e.send(&format!("START {}", args.size)) {
+        return Err((
+            side,
+            format!("engine {side:?}: START: the engine closed its input"),
+        ));
+    }
+    match e.answer_line(Duration::from_secs(30)) {
+        Ok(l) if l.eq_ignore_ascii_case("OK") => {}
+        Ok(l) => return Err((side, format!("engine {side:?} answered START with '{l}'"))),
+        Err((_, why)) => return Err((side, format!("engine {side:?}: START: {why}"))),
+    }
+    let rule_bits = if setup.rule == Rule::Standard { 1 } else { 0 };
+    for info in [
+        format!("INFO timeout_turn {}", args.turn_ms),
+        "INFO timeout_match 0".to_string(),
+        format!("INFO max_memory {}", args.max_memory),
+        format!("INFO rule {rule_bits}"),
+        format!("INFO thread_num {}", args.threads),
+        "INFO game_type 1".to_string(),
+    ] {
+        e.send(&info);
+    }
+    Ok(())
+}
+
+/// What an engine is sent when it is to move: `TURN` with the last move if it has seen the rest,
+/// else `BEGIN` on an empty board, else the whole position as a `BOARD` block.
+fn move_request(e: &Engine, pos: &Position, me: Color) -> Vec<String> {
+    if e.synced {
+        let (p, _) = *pos.moves().last().expect("a synced engine has seen a move");
+        vec![format!("TURN {},{}", p.x, p.y)]
+    } else if pos.stone_count() == 0 {
+        vec!["BEGIN".to_string()]
+    } else {
+        let mut lines = vec!["BOARD".to_string()];
+        for &(p, c) in pos.moves() {
+            lines.push(format!("{},{},{}", p.x, p.y, if c == me { 1 } else { 2 }));
+        }
+        lines.push("DONE".to_string());
+        lines
+    }
+}
+
+/// Plays from the opening until a five, a full board or a forfeit; fills in `game`.
+fn play_moves(engines: &mut [Engine; 2], setup: &Setup, opening: &[Point], game: &mut Game) {
+    let n = setup.args.size;
+    let limit = Duration::from_millis(setup.args.turn_ms + setup.args.turn_ms.max(1000));
     let mut pos = Position::new(n, setup.rule);
     let mut colour = Color::Black;
     for &p in opening {
@@ -350,71 +422,55 @@ fn play_game(setup: &Setup, number: u32) -> anyhow::Result<Game> {
         colour = !colour;
     }
     let colour_of = |side: Side| {
-        if side == black {
+        if side == game.black {
             Color::Black
         } else {
             Color::White
         }
     };
     let mut to_move = if colour == Color::Black {
-        black
+        game.black
     } else {
-        other(black)
+        game.black.other()
     };
     loop {
         if pos.stone_count() == n * n {
             game.end = End::BoardFull;
-            break;
+            return;
         }
         let me = colour_of(to_move);
-        let e = &mut engines[slot(to_move)];
-        let request: Vec<String> = if e.synced {
-            let (p, _) = *pos.moves().last().expect("a synced engine has seen a move");
-            vec![format!("TURN {},{}", p.x, p.y)]
-        } else if pos.stone_count() == 0 {
-            vec!["BEGIN".to_string()]
-        } else {
-            let mut lines = vec!["BOARD".to_string()];
-            for &(p, c) in pos.moves() {
-                lines.push(format!("{},{},{}", p.x, p.y, if c == me { 1 } else { 2 }));
-            }
-            lines.push("DONE".to_string());
-            lines
-        };
+        let e = &mut engines[to_move.slot()];
+        let request = move_request(e, &pos, me);
         e.synced = true;
-        match e.request(&request, limit, n) {
+        let (end, note) = match e.request(&request, limit, n) {
             Answer::Move(p) if pos.stone(p).is_none() => {
                 let five = pos.makes_five(p, me);
                 pos.make(p, me);
                 game.moves.push([p.x, p.y]);
-                if five {
-                    game.winner = Some(to_move);
-                    game.end = End::Five;
-                    break;
+                if !five {
+                    to_move = to_move.other();
+                    continue;
                 }
+                (End::Five, None)
             }
-            Answer::Move(p) => {
-                game.winner = Some(other(to_move));
-                game.end = End::IllegalMove;
-                game.note = Some(format!(
+            Answer::Move(p) => (
+                End::IllegalMove,
+                Some(format!(
                     "engine {to_move:?} played occupied {},{}",
                     p.x, p.y
-                ));
-                break;
-            }
-            Answer::Bad(end, why) => {
-                game.winner = Some(other(to_move));
-                game.end = end;
-                game.note = Some(format!("engine {to_move:?}: {why}"));
-                break;
-            }
-        }
-        to_move = other(to_move);
+                )),
+            ),
+            Answer::Bad(end, why) => (end, Some(format!("engine {to_move:?}: {why}"))),
+        };
+        game.end = end;
+        game.note = note;
+        game.winner = Some(if end == End::Five {
+            to_move
+        } else {
+            to_move.other()
+        });
+        return;
     }
-    for e in engines {
-        e.finish();
-    }
-    Ok(game)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -436,17 +492,69 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         rule: args.rule.into(),
         openings,
     };
-    let bar = progress(args.games);
-    let next = AtomicUsize::new(1);
+    let (record, recorded) = match &args.record {
+        Some(path) => {
+            let (record, games) = Record::open::<Game>(path, &header(&setup))?;
+            if let Some(g) = games.iter().find(|g| g.number > args.games) {
+                bail!(
+                    "record file '{}' holds game {}, more than --games {}",
+                    path.display(),
+                    g.number,
+                    args.games
+                );
+            }
+            (Some(record), games)
+        }
+        None => (None, Vec::new()),
+    };
+    let todo: Vec<u32> = (1..=args.games)
+        .filter(|&n| !record.as_ref().is_some_and(|r| r.has(n)))
+        .collect();
+    let record = Mutex::new(record);
+    let games = play_games(&setup, &todo, &record)?;
+    let mut all = recorded;
+    all.extend(games);
+    all.sort_by_key(|g| g.number);
+    report(&setup, all)
+}
+
+/// The `--record` header of this match.
+fn header<'a>(setup: &Setup<'a>) -> Header<'a> {
+    let args = setup.args;
+    Header {
+        record: "stonelab gomoku match",
+        version: 1,
+        a: &args.a,
+        b: &args.b,
+        size: args.size,
+        rule: setup.rule.name(),
+        turn_ms: args.turn_ms,
+        openings: args.openings.as_deref(),
+        max_memory: args.max_memory,
+        threads: args.threads,
+    }
+}
+
+/// Plays the games numbered `todo`, `--jobs` at a time, each recorded as it ends.
+fn play_games(
+    setup: &Setup,
+    todo: &[u32],
+    record: &Mutex<Option<Record>>,
+) -> anyhow::Result<Vec<Game>> {
+    let bar = progress_bar(todo.len() as u64);
+    let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<anyhow::Result<Game>>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..args.jobs.clamp(1, args.games as usize) {
+        for _ in 0..setup.args.jobs.clamp(1, todo.len().max(1)) {
             scope.spawn(|| loop {
-                let number = next.fetch_add(1, Ordering::Relaxed) as u32;
-                if number > args.games {
-                    break;
-                }
-                let game = play_game(&setup, number);
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&number) = todo.get(i) else { break };
+                let game = play_game(setup, number).and_then(|game| {
+                    if let Some(r) = record.lock().expect("no poisoned lock").as_mut() {
+                        r.push(&game)?;
+                    }
+                    Ok(game)
+                });
                 if let Some(b) = &bar {
                     b.inc(1);
                 }
@@ -457,11 +565,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut games = Vec::new();
-    for g in results.into_inner().expect("no poisoned lock") {
-        games.push(g?);
-    }
-    games.sort_by_key(|g| g.number);
+    results
+        .into_inner()
+        .expect("no poisoned lock")
+        .into_iter()
+        .collect()
+}
+
+/// The match's summary, as JSON or text.
+fn report(setup: &Setup, games: Vec<Game>) -> anyhow::Result<()> {
+    let args = setup.args;
     let count = |f: &dyn Fn(&Game) -> bool| games.iter().filter(|g| f(g)).count() as u32;
     let wins = count(&|g| g.winner == Some(Side::A));
     let losses = count(&|g| g.winner == Some(Side::B));
@@ -472,6 +585,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         size: args.size,
         rule: setup.rule.name(),
         turn_ms: args.turn_ms,
+        threads: args.threads,
         wins,
         draws,
         losses,
@@ -482,62 +596,42 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         elo: Elo::of(wins, draws, losses),
         games,
     };
-    match args.format {
-        Format::Json => print_json(&summary),
-        Format::Text => {
-            for g in &summary.games {
-                let winner = match g.winner {
-                    Some(Side::A) => "A wins",
-                    Some(Side::B) => "B wins",
-                    None => "draw",
-                };
-                let note = g
-                    .note
-                    .as_deref()
-                    .map_or(String::new(), |n| format!(" ({n})"));
-                println!(
-                    "game {:>3}: A plays {}, {winner} by {:?} after {} stones{note}",
-                    g.number,
-                    if g.black == Side::A { "black" } else { "white" },
-                    g.end,
-                    g.moves.len()
-                );
-            }
-            let e = &summary.elo;
-            println!(
-                "A: {}\nB: {}\n{}x{} {}, {} ms a move: A {} wins, {} draws, {} losses (score {:.3}); Elo A-B {} [{}, {}] (95%)",
-                summary.a,
-                summary.b,
-                summary.size,
-                summary.size,
-                summary.rule,
-                summary.turn_ms,
-                summary.wins,
-                summary.draws,
-                summary.losses,
-                e.score,
-                fmt_elo(e.difference, if e.score > 0.5 { "+inf" } else { "-inf" }),
-                fmt_elo(e.low, "-inf"),
-                fmt_elo(e.high, "+inf"),
-            );
-            Ok(())
-        }
+    if args.format == Format::Json {
+        return print_json(&summary);
     }
-}
-
-fn progress(games: u32) -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return None;
+    for g in &summary.games {
+        let winner = match g.winner {
+            Some(Side::A) => "A wins",
+            Some(Side::B) => "B wins",
+            None => "draw",
+        };
+        let note = g
+            .note
+            .as_deref()
+            .map_or(String::new(), |n| format!(" ({n})"));
+        println!(
+            "game {:>3}: A plays {}, {winner} by {:?} after {} stones{note}",
+            g.number,
+            if g.black == Side::A { "black" } else { "white" },
+            g.end,
+            g.moves.len()
+        );
     }
-    let bar = indicatif::ProgressBar::new(u64::from(games));
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games, {elapsed} ({eta} left)",
-        )
-        .ok()?,
+    println!(
+        "A: {}\nB: {}\n{}x{} {}, {} ms a move: A {} wins, {} draws, {} losses (score {:.3}); Elo A-B {} (95%)",
+        summary.a,
+        summary.b,
+        summary.size,
+        summary.size,
+        summary.rule,
+        summary.turn_ms,
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        summary.elo.score,
+        summary.elo.interval_text(),
     );
-    Some(bar)
+    Ok(())
 }
 
 #[cfg(test)]
