@@ -253,15 +253,6 @@ impl Enumerator {
         self.shape
     }
 
-    /// (frontier states, heap bytes of the row and image tables), for benches.
-    #[must_use]
-    pub fn table_size(&self) -> (usize, usize) {
-        let bytes = self.table.bytes()
-            + 8 * (self.img.len() + self.img0.len() + self.pat_black.len() + self.pat_white.len())
-            + 8 * (self.rev_pat.len() + self.nfinal.len());
-        (self.table.states(), bytes)
-    }
-
     /// Places pattern `p` on the row at search depth `depth` (board row `rows - 1 - depth`).
     #[inline(always)]
     fn child(&self, n: &Node, depth: usize, p: usize, state: u32) -> Node {

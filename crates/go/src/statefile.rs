@@ -308,16 +308,6 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 impl StateTable {
     /// Opens and fully checks a state file (magic, version, length, both checksums).
     pub fn open(path: &Path) -> Result<Self, StateFileError> {
-        Self::open_with(path, true)
-    }
-
-    /// Opens a state file checking everything but the body checksum, which reads the whole
-    /// file (use for files too big to read at every start).
-    pub fn open_unverified(path: &Path) -> Result<Self, StateFileError> {
-        Self::open_with(path, false)
-    }
-
-    fn open_with(path: &Path, verify_body: bool) -> Result<Self, StateFileError> {
         let file = File::open(path).map_err(io_err(path))?;
         // Safety: the file is opened read-only and the map is private to this process; like
         // every reader of a memory-mapped file we rely on no one truncating it under us (the
@@ -378,7 +368,7 @@ impl StateTable {
                 expected,
             });
         }
-        if verify_body && crc32fast::hash(&map[HEADER_LEN..]) != u32_at(h, 64) {
+        if crc32fast::hash(&map[HEADER_LEN..]) != u32_at(h, 64) {
             return Err(StateFileError::BodyChecksum(p()));
         }
         let canon = Canonicalizer::new(shape).ok_or_else(|| inconsistent("bad board size"))?;

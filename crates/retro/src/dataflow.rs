@@ -183,12 +183,6 @@ const CHUNK: u64 = 1 << 14;
 /// Solves every state of `game` on timely dataflow.
 pub fn solve<G: GameGraph>(game: Arc<G>, options: Options) -> Result<Outcome, SolveError> {
     // Resume data is checked before any work starts.
-    let peers_total = match &options.workers {
-        Workers::Threads(n) => *n,
-        Workers::Cluster {
-            threads, addresses, ..
-        } => threads * addresses.len(),
-    };
     if let Some(dir) = &options.checkpoint_dir {
         std::fs::create_dir_all(dir).map_err(|e| {
             checkpoint::CheckpointError::Io(format!("cannot create {}: {e}", dir.display()))
@@ -197,7 +191,7 @@ pub fn solve<G: GameGraph>(game: Arc<G>, options: Options) -> Result<Outcome, So
     let config = options.workers.config();
     let opts = options.clone();
     let guards = timely::execute(config, move |worker| {
-        run_worker(worker, game.clone(), &opts, peers_total).map_err(|e| e.to_string())
+        run_worker(worker, game.clone(), &opts).map_err(|e| e.to_string())
     })
     .map_err(SolveError::Timely)?;
     let mut outcome = Outcome {
@@ -269,7 +263,6 @@ fn run_worker<G: GameGraph>(
     worker: &mut timely::worker::Worker,
     game: Arc<G>,
     opts: &Options,
-    _peers_total: usize,
 ) -> Result<WorkerOutcome, SolveError> {
     let index = worker.index();
     let peers = worker.peers() as u64;

@@ -218,18 +218,6 @@ impl RowTable {
         }
     }
 
-    /// Number of distinct frontier states found.
-    pub fn states(&self) -> usize {
-        self.accepting.len()
-    }
-
-    /// Heap bytes of the table.
-    pub fn bytes(&self) -> usize {
-        4 * (self.next.len() + self.slot.len())
-            + self.accepting.len()
-            + self.finals.iter().map(|f| 2 * f.len() + 24).sum::<usize>()
-    }
-
     /// Whether state `s` can take a row (it was met before the last row).
     #[inline]
     pub fn expandable(&self, s: u32) -> bool {

@@ -167,19 +167,6 @@ impl Symmetry {
         let (r, c) = self.map(shape, id / shape.cols, id % shape.cols);
         r * shape.cols + c
     }
-
-    /// The image of a point mask (bit `id` per point).
-    #[must_use]
-    pub fn map_mask(self, shape: Shape, mask: u64) -> u64 {
-        let mut out = 0;
-        let mut m = mask;
-        while m != 0 {
-            let id = m.trailing_zeros() as usize;
-            m &= m - 1;
-            out |= 1 << self.map_point(shape, id);
-        }
-        out
-    }
 }
 
 /// Powers of three up to 3^40.
