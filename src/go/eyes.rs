@@ -195,13 +195,7 @@ pub fn bench_figures() -> anyhow::Result<Vec<(String, serde_json::Value)>> {
     // `black_box` hides the positions and swallows each result; one call is one whole-board eye
     // computation of both colours.
     const POSITIONS: usize = 256;
-    let mut rng = Rng::new(19);
-    let positions: Vec<[Bitboard; 2]> = (0..POSITIONS)
-        .map(|_| {
-            let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
-            rng.position(&g, empty_pct, black_pct)
-        })
-        .collect();
+    let positions = stonelab_go::rng::varied_positions(&g, POSITIONS, 19);
     let mut next = 0;
     let eyes_ns = median_ns(201, 20_000, || {
         let [black, white] = black_box(&positions)[next % POSITIONS];

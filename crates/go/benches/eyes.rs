@@ -6,20 +6,14 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use stonelab_go::playout::{Playout, PlayoutConfig};
-use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Rng};
+use stonelab_go::{eyes_naive, EyeMasks, Geometry, Rng};
 
 fn eyes(c: &mut Criterion) {
     const POSITIONS: usize = 256;
     let g = Geometry::new(19, 19).unwrap();
     let masks = EyeMasks::new(g);
     // 256 random positions, each with its own density (as `stonelab go bench`), cycled through.
-    let mut rng = Rng::new(19);
-    let positions: Vec<[Bitboard; 2]> = (0..POSITIONS)
-        .map(|_| {
-            let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
-            rng.position(&g, empty_pct, black_pct)
-        })
-        .collect();
+    let positions = stonelab_go::rng::varied_positions(&g, POSITIONS, 19);
     let mut next = 0;
     let mut take = move || {
         let [black, white] = black_box(&positions)[next % POSITIONS];

@@ -7,7 +7,7 @@
 //! `cargo run --release -p stonelab-go --example eyes_timing`
 use std::hint::black_box;
 use std::time::Instant;
-use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Rng};
+use stonelab_go::{eyes_naive, EyeMasks, Geometry};
 
 const POSITIONS: usize = 256;
 
@@ -28,13 +28,7 @@ fn ns(per_batch: u32, mut f: impl FnMut()) -> (f64, f64) {
 
 fn main() {
     let g = Geometry::new(19, 19).unwrap();
-    let mut rng = Rng::new(19);
-    let positions: Vec<[Bitboard; 2]> = (0..POSITIONS)
-        .map(|_| {
-            let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
-            rng.position(&g, empty_pct, black_pct)
-        })
-        .collect();
+    let positions = stonelab_go::rng::varied_positions(&g, POSITIONS, 19);
     let m = EyeMasks::new(g);
     let mut seen = Vec::new();
     for masks in [m, m.without_vbmi2(), m.portable()] {
