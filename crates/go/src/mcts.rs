@@ -287,7 +287,7 @@ impl Tree {
         seed: u64,
     ) -> Tree {
         let to_move = root.to_move();
-        let cap = 3 * root.geometry().area() + 64;
+        let cap = crate::playout::move_cap(root.geometry().area());
         let mut tree = Tree {
             nodes: Vec::with_capacity(1024),
             root,

@@ -72,7 +72,7 @@ impl Ownership {
         let start = playout_board(board);
         let mut pb = start.clone();
         let mut rng = Rng::new(seed);
-        let cap = 3 * g.area() as u32 + 64;
+        let cap = crate::playout::move_cap(g.area()) as u32;
         for i in 0..playouts {
             pb.clone_from(&start);
             let first = if i % 2 == 0 {

@@ -1,0 +1,534 @@
+//! The playout move choice on [`PlayoutBoard`]: uniform random moves that spare own eyes, the
+//! tactical replies to the last move (capture, save, no big self-atari), the MoGo 3x3 shapes
+//! ([`crate::pattern3`]) and the move features that the tree search's priors read.
+
+use super::board::{code, PlayoutBoard, EMPTY, OFF, SLOT_MASK};
+use crate::bitboard::Point;
+use crate::board::Move;
+use crate::rng::Rng;
+
+/// What [`PlayoutBoard::move_features`] reports about one candidate move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveFeatures {
+    /// Opponent stones the move captures.
+    pub captures: u32,
+    /// The move gives an own chain in atari more liberties.
+    pub saves: bool,
+    /// The move makes a chain of two stones or more with one liberty and captures nothing.
+    pub self_atari: bool,
+    /// The 3x3 window around the move matches a MoGo shape.
+    pub pattern: bool,
+}
+
+impl PlayoutBoard {
+    /// A move for the side to move with two tactical replies to the opponent's last stone `last`
+    /// before the random choice: capture the chain of `last` when it is in atari; else, for an own
+    /// chain next to `last` left in atari, capture an opponent chain in atari touching it, or
+    /// extend at its liberty when that gains liberties (the liberty has two empty neighbours, or
+    /// joins another own chain not in atari) and is not an own eye. Otherwise (or when `last` is
+    /// `None`, a pass, or not an opponent stone) a random move as [`PlayoutBoard::random_move`]
+    /// draws it, but never a self-atari of two stones or more that captures nothing (so a group
+    /// does not fill the last eye it needs, which the rule-2/4 test may not see, e.g. a corner
+    /// point whose diagonal is another eye); the side passes when only such moves are left.
+    /// Playouts with these rules capture lost invaders and keep living groups alive, which uniform
+    /// ones leave to chance: they judge life and death at the end of a game better (see
+    /// [`crate::ownership`]).
+    pub fn tactical_move(&mut self, rng: &mut Rng, last: Option<Point>) -> Move {
+        if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
+            if let Some(s) = self.reply(self.slot(p)) {
+                return Move::Play(self.point(s));
+            }
+        }
+        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
+    /// The playout policy of the tree search: [`PlayoutBoard::tactical_move`]'s replies to the last
+    /// move first; then, among the empty points around the last stone, one drawn uniformly from
+    /// those that match a MoGo 3x3 shape ([`crate::pattern3`]), are legal, are not an own eye and
+    /// are no big self-atari; then [`PlayoutBoard::tactical_move`]'s random choice.
+    pub fn policy_move(&mut self, rng: &mut Rng, last: Option<Point>) -> Move {
+        if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
+            let l = self.slot(p);
+            if let Some(s) = self.reply(l) {
+                return Move::Play(self.point(s));
+            }
+            if self.colour[l] == 3 - code(self.to_move) {
+                if let Some(s) = self.pattern_reply(rng, l) {
+                    return Move::Play(self.point(s));
+                }
+            }
+        }
+        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
+    /// A uniformly drawn empty point around slot `l` that matches a 3x3 shape and that the side to
+    /// move may play (legal, no own eye, no big self-atari).
+    pub(super) fn pattern_reply(&self, rng: &mut Rng, l: usize) -> Option<usize> {
+        let table = crate::pattern3::Pattern3Table::get();
+        let c = code(self.to_move);
+        let mut chosen = None;
+        let mut seen = 0;
+        for s in self.around(l) {
+            if self.colour[s] != EMPTY || s == self.ko as usize {
+                continue;
+            }
+            if !table.matches(self.window(s)) || !self.acceptable(s, c) || self.self_atari(s, c) {
+                continue;
+            }
+            seen += 1;
+            if rng.below(seen) == 0 {
+                chosen = Some(s);
+            }
+        }
+        chosen
+    }
+
+    /// The eight slots around `s`, in [`crate::pattern3::NEIGHBOUR_ORDER`].
+    #[inline]
+    pub(super) fn around(&self, s: usize) -> [usize; 8] {
+        let w = self.w;
+        [
+            (s - w - 1) & SLOT_MASK,
+            (s - w) & SLOT_MASK,
+            (s - w + 1) & SLOT_MASK,
+            (s - 1) & SLOT_MASK,
+            (s + 1) & SLOT_MASK,
+            (s + w - 1) & SLOT_MASK,
+            (s + w) & SLOT_MASK,
+            (s + w + 1) & SLOT_MASK,
+        ]
+    }
+
+    /// The 3x3 window key of slot `s` (see [`crate::pattern3`]).
+    #[inline]
+    pub(super) fn window(&self, s: usize) -> u16 {
+        let mut key = 0u16;
+        for (i, q) in self.around(s).into_iter().enumerate() {
+            key |= u16::from(self.colour[q]) << (2 * i);
+        }
+        key
+    }
+
+    /// What the tree's priors need to know about the side to move playing the empty point `p`:
+    /// stones it captures, whether it saves an own chain in atari (and is not a self-atari),
+    /// whether it is a big self-atari, and whether its window matches a 3x3 shape.
+    #[must_use]
+    pub fn move_features(&self, p: Point) -> MoveFeatures {
+        let s = self.slot(p);
+        let c = code(self.to_move);
+        let mut captures = 0u32;
+        let mut roots = [0usize; 4];
+        let mut own_in_atari = false;
+        for (i, q) in self.neighbours(s).into_iter().enumerate() {
+            let k = self.colour[q];
+            if k == EMPTY || k == OFF {
+                continue;
+            }
+            let r = self.root(q);
+            if roots[..i].contains(&r) {
+                continue;
+            }
+            roots[i] = r;
+            if self.in_atari(r) {
+                if k == c {
+                    own_in_atari = true;
+                } else {
+                    captures += u32::from(self.size[r]);
+                }
+            }
+        }
+        let self_atari = self.self_atari(s, c);
+        MoveFeatures {
+            captures,
+            saves: own_in_atari && !self_atari && (captures > 0 || self.gains_liberties(s, c)),
+            self_atari,
+            pattern: crate::pattern3::Pattern3Table::get().matches(self.window(s)),
+        }
+    }
+
+    /// Whether no stone lies within Manhattan distance `dist` of `p`.
+    #[must_use]
+    pub fn empty_area(&self, p: Point, dist: i32) -> bool {
+        let (rows, cols) = (self.geometry.rows() as i32, self.geometry.cols() as i32);
+        let (r0, c0) = (p.row() as i32, p.col() as i32);
+        for dr in -dist..=dist {
+            let span = dist - dr.abs();
+            for dc in -span..=span {
+                let (r, c) = (r0 + dr, c0 + dc);
+                if r < 0 || c < 0 || r >= rows || c >= cols {
+                    continue;
+                }
+                let s = self.slot(Point::new(r as usize, c as usize));
+                if self.colour[s] != EMPTY {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether `c` on the empty slot `s` makes a chain with two liberties or more (captures
+    /// aside).
+    pub(super) fn gains_liberties(&self, s: usize, c: u8) -> bool {
+        let mut first = None;
+        let mut more = |x: usize| {
+            if x == s || first == Some(x) {
+                return false;
+            }
+            if first.is_none() {
+                first = Some(x);
+                return false;
+            }
+            true
+        };
+        for q in self.neighbours(s) {
+            if self.colour[q] == EMPTY && more(q) {
+                return true;
+            }
+        }
+        for q in self.neighbours(s) {
+            if self.colour[q] != c {
+                continue;
+            }
+            let r = self.root(q);
+            let mut t = r;
+            loop {
+                for x in self.neighbours(t) {
+                    if self.colour[x] == EMPTY && more(x) {
+                        return true;
+                    }
+                }
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether `c` playing the empty slot `s` makes a chain of two stones or more with one liberty
+    /// that captures nothing (a lone stone may: throw-ins kill).
+    pub(super) fn self_atari(&self, s: usize, c: u8) -> bool {
+        let nbrs = self.neighbours(s);
+        let mut libs = [0usize; 2];
+        let mut n = 0;
+        let mut add = |x: usize, n: &mut usize| {
+            if x != s && !libs[..(*n).min(2)].contains(&x) {
+                if *n < 2 {
+                    libs[*n] = x;
+                }
+                *n += 1;
+            }
+        };
+        for &q in &nbrs {
+            match self.colour[q] {
+                EMPTY => add(q, &mut n),
+                k if k == 3 - c && self.in_atari(self.root(q)) => return false,
+                _ => {}
+            }
+        }
+        if n >= 2 {
+            return false;
+        }
+        let mut roots = [0usize; 4];
+        let mut size = 1;
+        for (i, &q) in nbrs.iter().enumerate() {
+            if self.colour[q] != c {
+                continue;
+            }
+            let r = self.root(q);
+            if roots[..i].contains(&r) {
+                continue;
+            }
+            roots[i] = r;
+            size += usize::from(self.size[r]);
+            let mut t = r;
+            loop {
+                for x in self.neighbours(t) {
+                    if self.colour[x] == EMPTY {
+                        add(x, &mut n);
+                        if n >= 2 {
+                            return false;
+                        }
+                    }
+                }
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+        }
+        size >= 2
+    }
+
+    /// The tactical reply of [`PlayoutBoard::tactical_move`] to the stone on slot `l`, if any.
+    pub(super) fn reply(&self, l: usize) -> Option<usize> {
+        let me = code(self.to_move);
+        let opp = 3 - me;
+        let ko = self.ko as usize;
+        if self.colour[l] != opp {
+            return None;
+        }
+        if let Some(lib) = self.atari_liberty(self.root(l)).filter(|&x| x != ko) {
+            return Some(lib);
+        }
+        for q in self.neighbours(l) {
+            if self.colour[q] != me {
+                continue;
+            }
+            let r = self.root(q);
+            let Some(lib) = self.atari_liberty(r) else {
+                continue;
+            };
+            // Capture an opponent chain in atari that touches the chain in danger.
+            let mut t = r;
+            loop {
+                for n in self.neighbours(t) {
+                    if self.colour[n] == opp {
+                        if let Some(x) = self.atari_liberty(self.root(n)).filter(|&x| x != ko) {
+                            return Some(x);
+                        }
+                    }
+                }
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+            // Extend, when that gains liberties (then the move is legal too).
+            if lib == ko || self.is_eye(lib, me) {
+                continue;
+            }
+            let nbrs = self.neighbours(lib);
+            let empties = nbrs.iter().filter(|&&n| self.colour[n] == EMPTY).count();
+            let joins = nbrs.iter().any(|&n| {
+                self.colour[n] == me && self.root(n) != r && !self.in_atari(self.root(n))
+            });
+            if empties >= 2 || joins {
+                return Some(lib);
+            }
+        }
+        None
+    }
+
+    /// A uniformly random legal move for the side to move that does not fill its own eye, or a
+    /// pass. Samples the empty list without replacement: a rejected point (own eye, ko, suicide)
+    /// is swapped behind the part still to be drawn, so every acceptable point is equally likely.
+    pub fn random_move(&mut self, rng: &mut Rng) -> Move {
+        match self.pick(rng) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
+    /// [`PlayoutBoard::random_move`] as a slot, 0 for a pass.
+    #[inline]
+    pub(super) fn pick(&mut self, rng: &mut Rng) -> usize {
+        self.pick_where(rng, |_, _, _| true)
+    }
+
+    /// [`PlayoutBoard::pick`] among the acceptable slots `s` that `keep(self, s, colour code)` also
+    /// accepts (with a constant `true` it compiles to `pick` itself).
+    #[inline]
+    pub(super) fn pick_where(
+        &mut self,
+        rng: &mut Rng,
+        keep: impl Fn(&Self, usize, u8) -> bool,
+    ) -> usize {
+        let c = code(self.to_move);
+        let mut k = self.n_empty;
+        while k > 0 {
+            let i = rng.below(k as u32) as usize;
+            let s = self.empties[i & SLOT_MASK] as usize & SLOT_MASK;
+            if s != self.ko as usize && self.acceptable(s, c) && keep(self, s, c) {
+                return s;
+            }
+            k -= 1;
+            let last = self.empties[k & SLOT_MASK] as usize & SLOT_MASK;
+            self.empties[k & SLOT_MASK] = s as u16;
+            self.empties[i & SLOT_MASK] = last as u16;
+            self.empty_at[s] = k as u16;
+            self.empty_at[last] = i as u16;
+        }
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Geometry;
+    use crate::color::Color;
+
+    fn from_diagram(diagram: &str, to_move: Color) -> PlayoutBoard {
+        let mut setup: crate::Setup = diagram.parse().unwrap();
+        setup.to_move = to_move;
+        let board = crate::Board::from_setup(setup, crate::Rules::STANDARD).unwrap();
+        crate::mcts::playout_board(&board)
+    }
+
+    #[test]
+    fn tactical_replies() {
+        // White's last stone C3 is in atari: Black takes it at D3.
+        let mut b = from_diagram(".....\n..X..\n.XO..\n..X..\n.....\n", Color::Black);
+        let mv = b.tactical_move(&mut Rng::new(1), Some(Point::new(2, 2)));
+        assert_eq!(mv, Move::Play(Point::new(2, 3)));
+        // White's last stone B2 left Black's A1-A2 with one liberty, A3, and no white chain next
+        // to them is in atari: Black extends at A3, which has two empty neighbours.
+        let mut b = from_diagram(".....\n.....\n.....\nXO...\nXO...\n", Color::Black);
+        let mv = b.tactical_move(&mut Rng::new(1), Some(Point::new(3, 1)));
+        assert_eq!(mv, Move::Play(Point::new(2, 0)));
+    }
+
+    /// The 3x3 window of `p` read from the stone bitboards (the slow reference of `window`).
+    fn window_naive(b: &PlayoutBoard, p: Point) -> u16 {
+        let g = *b.geometry();
+        let stones = [b.stones(Color::Black), b.stones(Color::White)];
+        let mut key = 0u16;
+        for (i, &(dr, dc)) in crate::pattern3::NEIGHBOUR_ORDER.iter().enumerate() {
+            let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
+            let code = if r < 0 || c < 0 || r >= g.rows() as i32 || c >= g.cols() as i32 {
+                3
+            } else {
+                let q = Point::new(r as usize, c as usize);
+                if stones[0].contains(q) {
+                    1
+                } else if stones[1].contains(q) {
+                    2
+                } else {
+                    0
+                }
+            };
+            key |= code << (2 * i);
+        }
+        key
+    }
+
+    #[test]
+    fn pattern_replies_match_the_reference() {
+        // Along random policy playouts on 9x9 and 7x5: every window equals the slow one, and the
+        // pattern reply to the last stone is one of the points around it that the naive matcher
+        // accepts and the side may play; there is one whenever such a point exists.
+        for (rows, cols) in [(9, 9), (7, 5)] {
+            let g = Geometry::new(rows, cols).unwrap();
+            let mut rng = Rng::new(11);
+            let (mut replies, mut checked) = (0, 0);
+            for _ in 0..40 {
+                let mut b = PlayoutBoard::new(g);
+                let (mut passes, mut moves, mut last) = (0, 0, None::<Point>);
+                while passes < 2 && moves < 3 * g.area() {
+                    if let Some(l) = last {
+                        let ls = b.slot(l);
+                        let c = code(b.to_move);
+                        let allowed: Vec<usize> = b
+                            .around(ls)
+                            .into_iter()
+                            .filter(|&s| {
+                                b.colour[s] == EMPTY
+                                    && s != b.ko as usize
+                                    && crate::pattern3::matches_naive(window_naive(&b, b.point(s)))
+                                    && b.acceptable(s, c)
+                                    && !b.self_atari(s, c)
+                            })
+                            .collect();
+                        for s in b.around(ls) {
+                            if b.colour[s] == EMPTY {
+                                assert_eq!(b.window(s), window_naive(&b, b.point(s)));
+                            }
+                        }
+                        let reply = b.pattern_reply(&mut Rng::new(moves as u64), ls);
+                        assert_eq!(reply.is_some(), !allowed.is_empty());
+                        if let Some(s) = reply {
+                            assert!(allowed.contains(&s));
+                            replies += 1;
+                        }
+                        checked += 1;
+                    }
+                    let mv = b.policy_move(&mut rng, last);
+                    b.play(mv);
+                    (passes, last) = match mv {
+                        Move::Pass => (passes + 1, None),
+                        Move::Play(p) => (0, Some(p)),
+                    };
+                    moves += 1;
+                }
+            }
+            assert!(checked > 1000 && replies > 100, "{checked} {replies}");
+        }
+    }
+
+    #[test]
+    fn move_features_on_diagrams() {
+        let at = |diagram: &str, r, c| {
+            from_diagram(diagram, Color::Black).move_features(Point::new(r, c))
+        };
+        // White C3 is in atari: D3 takes it.
+        let f = at(".....\n..X..\n.XO..\n..X..\n.....\n", 2, 3);
+        assert_eq!(f.captures, 1);
+        assert!(!f.self_atari && !f.saves);
+        // Black A1-A2 is in atari: A3 saves it (two liberties after).
+        let f = at(".....\n.....\n.....\nXO...\nXO...\n", 2, 0);
+        assert!(f.saves && !f.self_atari);
+        assert_eq!(f.captures, 0);
+        // B1 joins A1 into a two-stone chain with one liberty, B2, capturing nothing.
+        let f = at(".....\n.....\n.....\nO....\nX.O..\n", 4, 1);
+        assert!(f.self_atari && !f.saves);
+        // An enclosing hane shape at C3, and nothing at all far away.
+        let d = ".....\n.XOX.\n.....\n.....\n.....\n";
+        assert!(at(d, 2, 2).pattern);
+        assert_eq!(at(d, 4, 4), MoveFeatures::default());
+    }
+
+    #[test]
+    fn tactical_playouts_keep_a_two_eyed_group() {
+        // White's group on the upper right has eyes at H8 and J9. J9 is not a rule-2/4 eye (its
+        // diagonal H8 is empty), so uniform playouts let White fill it and Black then capture the
+        // whole group at H8; tactical ones refuse that self-atari.
+        let start = from_diagram(
+            "..XX.XOO.\n..X..XO.O\n...XXOOOO\nXXXOXXXXO\nXOOOX..XX\n\
+             O.OXX..OX\n.OOOX..O.\n.OXXX.X.O\n.OOOX...X\n",
+            Color::Black,
+        );
+        let group = Point::new(2, 6);
+        let mut rng = Rng::new(3);
+        let (mut uniform_lost, mut tactical_lost) = (0, 0);
+        for i in 0..200 {
+            for tactical in [false, true] {
+                let mut b = start.clone();
+                if i % 2 == 1 {
+                    b.play(Move::Pass);
+                }
+                let (mut passes, mut moves, mut last) = (0, 0, None);
+                while passes < 2 && moves < 400 {
+                    let mv = if tactical {
+                        b.tactical_move(&mut rng, last)
+                    } else {
+                        b.random_move(&mut rng)
+                    };
+                    b.play(mv);
+                    (passes, last) = match mv {
+                        Move::Pass => (passes + 1, None),
+                        Move::Play(p) => (0, Some(p)),
+                    };
+                    moves += 1;
+                }
+                if !b.stones(Color::White).contains(group) {
+                    if tactical {
+                        tactical_lost += 1;
+                    } else {
+                        uniform_lost += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(tactical_lost, 0);
+        assert!(uniform_lost > 20, "{uniform_lost}");
+    }
+}
