@@ -26,7 +26,7 @@
 //!    fill its own eye space.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Context};
 use stonelab_go::mcts::{self, SearchConfig};
@@ -37,6 +37,8 @@ use stonelab_retro::db::Database;
 use stonelab_retro::go::{best_moves, GoGame};
 use stonelab_retro::strategy::Forcing;
 use stonelab_retro::GameGraph;
+
+use super::clock::{self, Clock, TimeSettings};
 
 /// Most states [`Forcing`] explores for a database move (about 0.15 s on 4x4)...
 pub const FORCING_STATES: usize = 20_000;
@@ -52,15 +54,6 @@ pub const PASS_WIN_RATE: f64 = 0.6;
 /// When the search likes the pass best but passing is not allowed (see the module docs), the most
 /// visited other move is played only if its win rate is at most this much below the pass's.
 pub const PLAY_ON_MARGIN: f64 = 0.02;
-/// Time per move when neither `--playouts`, `--move-ms` nor GTP time settings say otherwise.
-pub const DEFAULT_MOVE_MS: u64 = 1000;
-/// Share of the computed time slice actually used, and a fixed reserve per move for the answer
-/// to travel (the safety margin of the clock).
-pub const TIME_SHARE: f64 = 0.8;
-pub const TIME_RESERVE: Duration = Duration::from_millis(100);
-/// Moves still to come, for sharing out main time: at least this many...
-pub const MIN_MOVES_LEFT: f64 = 20.0;
-
 /// How hard to search.
 #[derive(Clone, Debug)]
 pub struct SearchLimits {
@@ -76,40 +69,6 @@ struct Solved {
     geometry: Geometry,
     game: GoGame,
     db: Database,
-}
-
-/// GTP clocks: the settings, and the last `time_left` per colour.
-#[derive(Clone, Copy, Debug, Default)]
-struct Clock {
-    settings: Option<(f64, f64, u32)>,
-    left: [Option<(f64, u32)>; 2],
-}
-
-impl Clock {
-    /// The time one move may take by the clock, `None` when there is no limit.
-    fn slice(&self, color: Color, board: &Board) -> Option<Duration> {
-        let (main, byo, stones) = self.settings?;
-        // GTP: byo-yomi time without stones means no limit; no time at all is read the same.
-        if (byo > 0.0 && stones == 0) || (main == 0.0 && byo == 0.0) {
-            return None;
-        }
-        let empties = f64::from(board.empty().count());
-        let moves_left = (empties / 3.0).max(MIN_MOVES_LEFT);
-        let seconds = match self.left[color.index()] {
-            // In byo-yomi: `t` seconds for `s` stones.
-            Some((t, s)) if s > 0 => t / f64::from(s),
-            // In main time (or absolute time): share what is left over the moves to come.
-            Some((t, _)) => t / moves_left,
-            None if main > 0.0 => main / moves_left,
-            None => byo / f64::from(stones.max(1)),
-        };
-        let usable = Duration::from_secs_f64((seconds * TIME_SHARE).max(0.0));
-        Some(
-            usable
-                .saturating_sub(TIME_RESERVE)
-                .max(Duration::from_millis(10)),
-        )
-    }
 }
 
 /// What `genmove` decided.
@@ -180,7 +139,7 @@ impl Engine {
     /// A new empty board of this geometry (history and clocks' `time_left` go too).
     pub fn reset(&mut self, geometry: Geometry) {
         self.board = new_board(geometry);
-        self.clock.left = [None; 2];
+        self.clock.forget_time_left();
     }
 
     pub fn set_board(&mut self, board: Board) {
@@ -188,12 +147,15 @@ impl Engine {
     }
 
     pub fn time_settings(&mut self, main: f64, byo_yomi: f64, stones: u32) {
-        self.clock.settings = Some((main, byo_yomi, stones));
-        self.clock.left = [None; 2];
+        self.clock.set(TimeSettings {
+            main,
+            byo_yomi,
+            stones,
+        });
     }
 
     pub fn time_left(&mut self, color: Color, time: f64, stones: u32) {
-        self.clock.left[color.index()] = Some((time, stones));
+        self.clock.time_left(color, time, stones);
     }
 
     /// Chooses a move for `color` and plays it (unless it resigns).
@@ -275,12 +237,9 @@ impl Engine {
             Color::Black => score,
             Color::White => -score,
         };
-        let mut deadline = self.clock.slice(color, board).map(|d| start + d);
-        if self.limits.playouts.is_none() {
-            let ms = self.limits.move_ms.unwrap_or(DEFAULT_MOVE_MS);
-            let fixed = start + Duration::from_millis(ms);
-            deadline = Some(deadline.map_or(fixed, |d| d.min(fixed)));
-        }
+        let slice = self.clock.slice(color, board.empty().count());
+        let deadline =
+            clock::move_budget(slice, self.limits.playouts, self.limits.move_ms).map(|d| start + d);
         let config = SearchConfig {
             komi: self.komi,
             threads: self.limits.threads,
@@ -450,39 +409,5 @@ mod tests {
         assert_eq!(choose(&r, 1, true, everything), Move::Pass);
         assert_eq!(choose(&r, 0, true, everything), a);
         assert_eq!(choose(&r, 0, false, everything), a);
-    }
-
-    #[test]
-    fn clock_slices() {
-        let board = new_board(Geometry::new(9, 9).unwrap());
-        let slice = |settings, left: Option<(f64, u32)>| {
-            let clock = Clock {
-                settings,
-                left: [left, None],
-            };
-            clock.slice(Color::Black, &board)
-        };
-        assert_eq!(slice(None, None), None);
-        assert_eq!(slice(Some((0.0, 5.0, 0)), None), None);
-        assert_eq!(slice(Some((0.0, 0.0, 0)), None), None);
-        // One second of byo-yomi per stone: 80% of it less the 100 ms reserve.
-        assert_eq!(
-            slice(Some((0.0, 1.0, 1)), None),
-            Some(Duration::from_millis(700))
-        );
-        assert_eq!(
-            slice(Some((60.0, 10.0, 5)), Some((10.0, 5))),
-            Some(Duration::from_millis(1500))
-        );
-        // Main time: 81 empty points, 27 moves to come (at least 20).
-        assert_eq!(
-            slice(Some((27.0, 0.0, 0)), None),
-            Some(Duration::from_millis(700))
-        );
-        // Almost out of time: never below 10 ms.
-        assert_eq!(
-            slice(Some((0.0, 1.0, 1)), Some((0.05, 1))),
-            Some(Duration::from_millis(10))
-        );
     }
 }

@@ -9,8 +9,13 @@
 //! tactical playouts from the position is dead); `final_status_list dead` lists those stones and
 //! `alive` the others. `seki` is always empty: seki stones are listed alive (random playouts do
 //! not tell seki apart, and for an area count a seki group counts as alive anyway).
+//!
+//! Parts: [`command`] parses a line into a typed command, [`clock`] computes the time a move
+//! gets, `engine.rs` holds the game and chooses moves, and [`Gtp::serve`] here is the loop, generic
+//! over its input and output so that tests drive it in-process.
 
-mod command;
+pub mod clock;
+pub mod command;
 mod engine;
 
 use std::fmt::Write as _;
@@ -59,29 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .load_database(path)
             .with_context(|| format!("cannot load database {}", path.display()))?;
     }
-    let mut gtp = Gtp { engine };
-    let stdin = std::io::stdin();
-    let mut stdout = std::io::stdout().lock();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let n = stdin
-            .lock()
-            .read_until(b'\n', &mut line)
-            .context("cannot read standard input")?;
-        if n == 0 {
-            return Ok(());
-        }
-        let text = String::from_utf8_lossy(&line);
-        let Some(answer) = gtp.answer(&text) else {
-            continue;
-        };
-        stdout.write_all(answer.text.as_bytes())?;
-        stdout.flush()?;
-        if answer.quit {
-            return Ok(());
-        }
-    }
+    Gtp::new(engine).serve(std::io::stdin().lock(), std::io::stdout().lock())
 }
 
 /// One answer, ready to write (empty line included).
@@ -96,6 +79,37 @@ pub struct Gtp {
 }
 
 impl Gtp {
+    /// The protocol around `engine`.
+    #[must_use]
+    pub fn new(engine: Engine) -> Gtp {
+        Gtp { engine }
+    }
+
+    /// Answers the requests of `input` on `output`, one line at a time and flushed after each
+    /// answer, until `quit` or the end of the input.
+    pub fn serve(&mut self, mut input: impl BufRead, mut output: impl Write) -> anyhow::Result<()> {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            // The input is standard input for `stonelab go gtp`.
+            let n = input
+                .read_until(b'\n', &mut line)
+                .context("cannot read standard input")?;
+            if n == 0 {
+                return Ok(());
+            }
+            let text = String::from_utf8_lossy(&line);
+            let Some(answer) = self.answer(&text) else {
+                continue;
+            };
+            output.write_all(answer.text.as_bytes())?;
+            output.flush()?;
+            if answer.quit {
+                return Ok(());
+            }
+        }
+    }
+
     /// The answer to one raw input line, `None` for a line GTP ignores (empty or a comment).
     pub fn answer(&mut self, line: &str) -> Option<Answer> {
         let clean = command::preprocess(line)?;
@@ -281,4 +295,48 @@ fn load_sgf(path: &str, move_number: Option<usize>) -> anyhow::Result<Board> {
         }
     }
     Ok(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answers of an in-process session (each without its empty line).
+    fn session(input: &str) -> Vec<String> {
+        let mut gtp = Gtp::new(Engine::new(SearchLimits {
+            threads: 1,
+            playouts: Some(200),
+            move_ms: None,
+        }));
+        let mut output = Vec::new();
+        gtp.serve(input.as_bytes(), &mut output).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
+        text.split_terminator("\n\n").map(str::to_string).collect()
+    }
+
+    #[test]
+    fn the_loop_answers_until_quit() {
+        let answers = session(
+            "1 name\n\n# a comment\n2 boardsize 5\n3 play b c3\nplay w c3\n4 frobnicate\n\
+             5 list_stones black\n6 genmove w\n7 quit\n8 name\n",
+        );
+        assert_eq!(answers.len(), 8, "{answers:?}");
+        assert_eq!(answers[0], "=1 stonelab");
+        assert_eq!(answers[1], "=2 ");
+        assert_eq!(answers[2], "=3 ");
+        assert_eq!(answers[3], "? illegal move");
+        assert_eq!(answers[4], "?4 unknown command");
+        assert_eq!(answers[5], "=5 C3");
+        assert!(answers[6].starts_with("=6 "), "{answers:?}");
+        assert_eq!(answers[7], "=7 ");
+        // Fixed playouts: the same session plays the same move.
+        assert_eq!(session("genmove b\n"), session("genmove b\n"));
+    }
+
+    #[test]
+    fn the_loop_ends_with_its_input() {
+        assert_eq!(session("protocol_version\n"), ["= 2"]);
+        assert!(session("").is_empty());
+    }
 }
