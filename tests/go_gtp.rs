@@ -486,6 +486,7 @@ fn score_value(text: &str) -> f64 {
 /// 6 games (14 end by two passes; all 14 agreed, scores too) and the winner must agree in at least
 /// 80% of them: a clear majority, with room for an unfinished game.
 #[test]
+#[ignore = "needs gnugo"]
 fn final_score_agrees_with_gnugo() {
     let gnugo = common::gnugo();
     let exe = env!("CARGO_BIN_EXE_stonelab");

@@ -3,6 +3,7 @@
 //! million random positions on 9x9, 13x13 and 19x19.
 
 use stonelab_go::eyes::is_eye_naive;
+use stonelab_go::rng::random_stones;
 use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Point, Rng};
 
 /// Checks every one of the 3^(rows*cols) arrangements of a board, both colours.
@@ -151,7 +152,7 @@ fn random_positions_9_13_19() {
         let no_vbmi2 = masks.without_vbmi2();
         for _ in 0..340_000 {
             let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
-            let [black, white] = rng.position(&g, empty_pct, black_pct);
+            let [black, white] = random_stones(&mut rng, &g, empty_pct, black_pct);
             let empty = g.not(black | white);
             let [eb, ew] = masks.eyes_both(black, white);
             assert_eq!(portable.eyes_both(black, white), [eb, ew]);

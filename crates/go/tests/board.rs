@@ -2,22 +2,12 @@
 //! hash) agrees with a rebuild (`check_consistency`), the bulk legal-move set equals the per-point
 //! legality test, and undo restores the exact position.
 
+mod common;
+
+use common::XorShift as Rng;
 use stonelab_go::{
     Bitboard, Board, Color, Geometry, IllegalMove, Move, Point, Rules, Setup, SetupProblem,
 };
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn pt(b: &Board, s: &str) -> Point {
     match stonelab_go::vertex::parse_vertex(s, b.geometry()).unwrap() {

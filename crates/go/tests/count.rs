@@ -1,21 +1,14 @@
 //! Go position counts against published figures (tests/data/go/*.csv), the dynamic program
 //! against the enumeration, and the enumeration against the slow flood-fill reference.
 
+mod common;
+
+use common::data_rows;
 use stonelab_go::dp;
 use stonelab_go::enumerate::{canonical, reference, Counts, Enumerator, Shape};
 
-/// Rows of a data file: `#` comments and the header line skipped, fields split on commas.
-fn rows(text: &str) -> Vec<Vec<String>> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .skip(1)
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
-}
-
 fn legal_counts() -> Vec<(Shape, String)> {
-    rows(include_str!("data/go/legal_counts.csv"))
+    data_rows("legal_counts.csv")
         .into_iter()
         .map(|r| (r[0].parse().unwrap(), r[1].clone()))
         .collect()
@@ -52,7 +45,7 @@ fn legal_counts_by_enumeration_up_to_21_points() {
 
 #[test]
 fn smallboard_rows() {
-    for r in rows(include_str!("data/go/smallboard.csv")) {
+    for r in data_rows("smallboard.csv") {
         let shape: Shape = r[0].parse().unwrap();
         if shape.points() > 16 {
             continue;
