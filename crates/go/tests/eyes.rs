@@ -50,7 +50,7 @@ fn exhaustive(rows: usize, cols: usize) -> u64 {
         assert_eq!(masks.eyes(black, empty), eb);
         assert_eq!(portable.eyes(white, empty), ew);
         assert_eq!(no_vbmi2.eyes(black, empty), eb);
-        if checked % 50_000 == 0 {
+        if checked.is_multiple_of(50_000) {
             assert_eq!(ref_black, eyes_naive(&g, black, empty));
             assert_eq!(ref_white, eyes_naive(&g, white, empty));
         }
