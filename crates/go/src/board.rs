@@ -166,17 +166,7 @@ impl Clone for Board {
 
     /// Reuses `self`'s allocations (cheap board copies in playout loops).
     fn clone_from(&mut self, source: &Board) {
-        self.geometry = source.geometry;
-        self.rules = source.rules;
-        self.stones = source.stones;
-        self.atari = source.atari;
-        self.parent.clone_from(&source.parent);
-        self.blocks.clone_from(&source.blocks);
-        self.to_move = source.to_move;
-        self.ko = source.ko;
-        self.hash = source.hash;
-        self.captures = source.captures;
-        self.passes = source.passes;
+        self.copy_state_from(source);
         self.keep_history = source.keep_history;
         self.history.clone_from(&source.history);
         self.block_trail.clone_from(&source.block_trail);
@@ -409,6 +399,13 @@ impl Board {
     /// `self`, reusing `self`'s allocations, without its history: `self`'s history is cleared and its
     /// [`Board::set_keep_history`] setting is kept. For starting playouts from a root position.
     pub fn copy_position_from(&mut self, source: &Board) {
+        self.copy_state_from(source);
+        self.clear_history();
+    }
+
+    /// Copies everything of `source` but its history and history setting, reusing allocations.
+    #[inline]
+    fn copy_state_from(&mut self, source: &Board) {
         self.geometry = source.geometry;
         self.rules = source.rules;
         self.stones = source.stones;
@@ -420,7 +417,6 @@ impl Board {
         self.hash = source.hash;
         self.captures = source.captures;
         self.passes = source.passes;
-        self.clear_history();
     }
 
     /// Union-find root (bit index) of the block holding the stone on `p`.
