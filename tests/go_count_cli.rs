@@ -1,6 +1,8 @@
 //! `stonelab go count` through the binary: output shapes, and clear errors (exit 2) for sizes
 //! a method cannot do.
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn stonelab(args: &[&str]) -> Output {
@@ -12,11 +14,7 @@ fn stonelab(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = stonelab(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 

@@ -1,6 +1,8 @@
 //! `stonelab go enumerate` through the binary: the file it writes reads back through the
 //! library, agrees with `go count`, and a corrupted or truncated copy is rejected.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -26,11 +28,7 @@ fn enumerate_then_read_back() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["legal"], 321689);
     let t = StateTable::open(&path).unwrap();

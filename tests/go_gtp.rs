@@ -26,11 +26,7 @@ fn session(args: &[&str], input: &[u8]) -> Vec<String> {
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
     text.split("\n\n")
@@ -259,11 +255,7 @@ fn solve_3x3(dir: &Path) -> PathBuf {
         .arg(&db)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     db
 }
 

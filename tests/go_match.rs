@@ -343,11 +343,7 @@ fn solved_4x4() -> &'static Solved4 {
             .arg(&db)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_success(&out);
         let report: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(report["value"]["lo"].as_f64(), Some(lo), "{report}");
         Solved4 {

@@ -50,11 +50,7 @@ fn go_match(black: &str, white: &str, record: &Path, extra: &[&str]) -> Output {
 }
 
 fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     serde_json::from_slice(&out.stdout).unwrap()
 }
 

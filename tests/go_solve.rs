@@ -1,6 +1,8 @@
 //! `stonelab go solve` and `stonelab go query` from the outside: values against the solved-board
 //! data file, two OS processes on localhost against one, and bad input.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -127,11 +129,7 @@ fn two_processes_write_the_same_database_as_one() {
     let one = temp("one.db");
     let two = temp("two.db");
     let out = run(&["go", "solve", "3x3", "--out", one.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
 
     let base = free_port_base();
     let hostfile = temp("hosts.txt");
@@ -176,11 +174,7 @@ fn two_processes_write_the_same_database_as_one() {
 
 fn solve_to(board: &str, path: &Path) {
     let out = run(&["go", "solve", board, "--out", path.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
 }
 
 #[test]
@@ -269,11 +263,7 @@ fn a_killed_solve_resumes_from_its_checkpoints() {
         "--out",
         fresh.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
 
     let resumed = temp("resumed3x4.db");
     let r = resumed.to_str().unwrap();

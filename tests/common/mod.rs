@@ -20,6 +20,15 @@ pub fn stonelab(args: &[&str]) -> Output {
         .expect("cannot start stonelab")
 }
 
+/// Requires a zero exit status, showing the program's standard error when it failed.
+pub fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Runs `stonelab ARGS...`, requires a zero exit and returns its standard output as text.
 pub fn stonelab_ok(args: &[&str]) -> String {
     let out = stonelab(args);
