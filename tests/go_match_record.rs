@@ -50,7 +50,7 @@ fn go_match(black: &str, white: &str, record: &Path, extra: &[&str]) -> Output {
 }
 
 fn json(out: &Output) -> Value {
-    common::assert_success(&out);
+    common::assert_success(out);
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
