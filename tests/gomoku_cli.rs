@@ -1,23 +1,14 @@
 //! `stonelab gomoku ...` run as a program: the seed example's exact output, the JSON shape, the table
 //! rows, and bad input (exit code 2, one error line naming line and column, never a panic).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_stonelab");
+use std::process::Output;
+
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gomoku");
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run stonelab");
-    // The program may exit (on a bad argument) before it reads its input: a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    common::stonelab_with_input(args, stdin)
 }
 
 fn stdout(o: &Output) -> String {

@@ -3,11 +3,13 @@
 //! match` against the project's random and greedy players and against itself on 8x8 (a proven
 //! draw: no colour loses more than chance allows, and no VCF is ever missed).
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use stonelab_gomoku::referee;
-use stonelab_gomoku::tss::{five_points, solve, Limits, Mode};
+use stonelab_gomoku::search::referee;
+use stonelab_gomoku::search::{five_points, solve, Limits, Mode};
 use stonelab_gomoku::{parse_position, Board, Color, Grid, Point, Rule};
 
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-stonelab");
@@ -226,17 +228,9 @@ fn finds_the_vcf_of_every_suite_position() {
 }
 
 fn match_json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(STONELAB)
-        .args(["gomoku", "match", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let mut all = vec!["gomoku", "match", "--format", "json"];
+    all.extend_from_slice(args);
+    common::stonelab_json(&all)
 }
 
 #[test]
@@ -404,19 +398,13 @@ fn match_takes_gomocup_rule_numbers_and_rejects_others() {
     ]);
     assert_eq!(m["rule"], "standard");
     assert_eq!(m["games"].as_array().unwrap().len(), 2);
-    let out = Command::new(STONELAB)
-        .args([
-            "gomoku", "match", "--a", &engine, "--b", &random, "--rule", "4",
-        ])
-        .output()
-        .unwrap();
+    let out = common::stonelab(&[
+        "gomoku", "match", "--a", &engine, "--b", &random, "--rule", "4",
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    let out = Command::new(STONELAB)
-        .args([
-            "gomoku", "match", "--a", &engine, "--b", &random, "--size", "21",
-        ])
-        .output()
-        .unwrap();
+    let out = common::stonelab(&[
+        "gomoku", "match", "--a", &engine, "--b", &random, "--size", "21",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported size 21"));
 }

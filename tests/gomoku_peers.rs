@@ -9,12 +9,14 @@
 //! installed; `gomoku` 0.1.0 clashes with `gomoku-terminal` (both install a top-level `gomoku`), so
 //! it lives in `PBRAIN_GOMOKU_DIR`, else `<repo>/.venv/gomoku-0.1.0`. `./scripts/test` sets all of
 //! this up. Our engine searches a fixed number of nodes and the adapters take the game number as
-//! their seed, so every match here is deterministic.
+//! their seed, so every match here is deterministic. Both tests are `#[ignore = "needs python"]`:
+//! plain `cargo test` skips them, `./scripts/test` runs them.
+
+mod common;
 
 use std::process::Command;
 
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-stonelab");
-const STONELAB: &str = env!("CARGO_BIN_EXE_stonelab");
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
 fn python() -> String {
@@ -49,6 +51,7 @@ fn gomoku_dir() -> String {
 }
 
 #[test]
+#[ignore = "needs python"]
 fn pygomo_drives_whole_games() {
     let py = python();
     let engine = format!("{BRAIN} --nodes 5000");
@@ -87,27 +90,25 @@ fn pygomo_drives_whole_games() {
 fn wins_against(opponent: &str, games: u32) -> (u64, serde_json::Value) {
     let engine = format!("{BRAIN} --nodes 150000 --quiet");
     // A generous clock: the adapters ignore time, and a slow move must not count as our win.
-    let out = Command::new(STONELAB)
-        .args([
-            "gomoku",
-            "match",
-            "--format",
-            "json",
-            "--size",
-            "15",
-            "--turn-ms",
-            "30000",
-        ])
-        .args(["--jobs", "2", "--games", &games.to_string()])
-        .args(["--a", &engine, "--b", opponent])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let m: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = games.to_string();
+    let m = common::stonelab_json(&[
+        "gomoku",
+        "match",
+        "--format",
+        "json",
+        "--size",
+        "15",
+        "--turn-ms",
+        "30000",
+        "--jobs",
+        "2",
+        "--games",
+        &games,
+        "--a",
+        &engine,
+        "--b",
+        opponent,
+    ]);
     assert_eq!(m["timeouts"], 0, "{opponent}: {m}");
     for g in m["games"].as_array().unwrap() {
         assert!(
@@ -126,6 +127,7 @@ fn adapter(py: &str, file: &str, args: &str) -> String {
 }
 
 #[test]
+#[ignore = "needs python"]
 fn beats_every_pypi_gomoku_ai() {
     let py = python();
     let dir = gomoku_dir();

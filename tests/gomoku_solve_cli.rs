@@ -1,26 +1,12 @@
 //! `stonelab gomoku solve` run as a program: the JSON shape, the text layout, the attacker choice, and
 //! bad input (exit 2, one line).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_stonelab");
+use std::process::Output;
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run stonelab");
-    // A command that fails on its arguments exits before it reads stdin: the pipe is then closed,
-    // and the write's BrokenPipe is expected, not a failure.
-    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    if let Err(e) = written {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
+    common::stonelab_with_input(args, stdin)
 }
 
 /// Black to move (4 stones each) with an open three on row 3: b3..d3 plus a four to come.

@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 use stonelab_gomoku::games::{bench_positions, nearby_move, Rng};
-use stonelab_gomoku::tss::{self, Limits, Mode};
+use stonelab_gomoku::search::{self, Limits, Mode};
 use stonelab_gomoku::{
-    parse_position, reference, Bitboard, Board, Color, LineCodes, PatternTable, Point, Rule,
-    SeedTable,
+    parse_position, tables::reference, Bitboard, Board, Color, LineCodes, PatternTable, Point,
+    Rule, ThreatMaskTable,
 };
 
 use super::RuleArg;
@@ -90,7 +90,7 @@ fn per_call(mut f: impl FnMut()) -> f64 {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rule = Rule::from(args.rule);
     let start = Instant::now();
-    black_box(SeedTable::get(rule).lookup(0));
+    black_box(ThreatMaskTable::get(rule).lookup(0));
     let lut_build_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
     black_box(PatternTable::get(rule).lookup(0));
@@ -123,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 board.make(black_box(p), color);
                 board.unmake(black_box(p));
             }
-            black_box(board.threats());
+            black_box(board.threat_points());
         }) / candidates.len() as f64;
         let mut tracked = board.clone();
         tracked.track_patterns();
@@ -132,13 +132,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 tracked.make(black_box(p), color);
                 tracked.unmake(black_box(p));
             }
-            black_box(tracked.threats());
+            black_box(tracked.threat_points());
         }) / candidates.len() as f64;
         tracking.push(((tracked_ns - board_ns) / 2.0).max(0.0));
         make_unmake.push(codes_ns);
         incremental.push(((board_ns - codes_ns) / 2.0).max(0.0));
         full.push(per_call(|| {
-            black_box(black_box(&board).threats_full());
+            black_box(black_box(&board).threat_points_full());
         }));
         let grid = board.to_grid();
         let start = Instant::now();
@@ -250,7 +250,7 @@ fn suite_figures() -> SuiteFigures {
         let mut total = 0.0;
         for (mode, _, board, c) in &positions {
             let start = Instant::now();
-            let out = tss::solve(board, *c, *mode, &Limits::for_mode(*mode));
+            let out = search::solve(board, *c, *mode, &Limits::for_mode(*mode));
             let ms = start.elapsed().as_secs_f64() * 1e3;
             total += ms;
             tss_max_ms = tss_max_ms.max(ms);
@@ -296,17 +296,17 @@ fn suite_figures() -> SuiteFigures {
 /// within reach of a win move of the attacker, and any four or three of its own.
 fn ab_attack(b: &mut Board, a: Color, mode: Mode, depth: u32, nodes: &mut u64) -> bool {
     *nodes += 1;
-    if !tss::five_points(b, a).is_empty() {
+    if !search::five_points(b, a).is_empty() {
         return true;
     }
     if depth <= 1 || *nodes >= AB_CAP {
         return false;
     }
-    let theirs = tss::five_points(b, !a);
+    let theirs = search::five_points(b, !a);
     let moves = if theirs.is_empty() {
-        let mut m = tss::four_moves(b, a);
+        let mut m = search::four_moves(b, a);
         if mode == Mode::Vct {
-            m |= tss::three_moves(b, a);
+            m |= search::three_moves(b, a);
         }
         m
     } else {
@@ -326,21 +326,21 @@ fn ab_attack(b: &mut Board, a: Color, mode: Mode, depth: u32, nodes: &mut u64) -
 fn ab_defend(b: &mut Board, a: Color, mode: Mode, depth: u32, nodes: &mut u64) -> bool {
     *nodes += 1;
     let d = !a;
-    if !tss::five_points(b, d).is_empty() || *nodes >= AB_CAP {
+    if !search::five_points(b, d).is_empty() || *nodes >= AB_CAP {
         return false;
     }
-    let fives = tss::five_points(b, a);
-    let mut moves = tss::four_moves(b, d);
+    let fives = search::five_points(b, a);
+    let mut moves = search::four_moves(b, d);
     if !fives.is_empty() {
         moves |= fives;
     } else {
-        let wins = tss::win_moves(b, a);
+        let wins = search::win_moves(b, a);
         if wins.is_empty() {
             return false;
         }
-        moves |= tss::three_moves(b, d);
+        moves |= search::three_moves(b, d);
         for w in wins.iter() {
-            moves |= tss::influence(b, w);
+            moves |= search::influence(b, w);
         }
     }
     let moves: Bitboard = moves;

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use stonelab_gomoku::engine::{Budget, Engine};
 use stonelab_gomoku::games::bench_positions;
-use stonelab_gomoku::referee::Referee;
+use stonelab_gomoku::search::referee::Referee;
 use stonelab_gomoku::{Color, Rule};
 
 /// Positions searched (every 61st of the fixed set, none with a five on the board).

@@ -1,8 +1,8 @@
 //! `stonelab gomoku lut`: print rows of the seed's line table in the seed's own format.
 
 use anyhow::{bail, Context};
-use stonelab_gomoku::skew::{decode, digit_string, line_drawing, CODE_COUNT};
-use stonelab_gomoku::{Rule, SeedTable};
+use stonelab_gomoku::tables::skew::{decode, digit_string, line_drawing, CODE_COUNT};
+use stonelab_gomoku::{Rule, ThreatMaskTable};
 
 use super::RuleArg;
 
@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         codes.push(code as u32);
     }
-    let table = SeedTable::get(Rule::from(args.rule));
+    let table = ThreatMaskTable::get(Rule::from(args.rule));
     let mut out = String::new();
     for code in codes {
         let digits = decode(code).expect("index checked");

@@ -1,6 +1,11 @@
-//! The command line of the Gomocup brain, shared by `pbrain-stonelab` and `stonelab gomoku pbrain`.
+//! The Gomocup manager protocol ("pbrain", as Piskvork speaks it): the command line shared by
+//! `pbrain-stonelab` and `stonelab gomoku pbrain` (here), the typed commands and their parser
+//! ([`command`]), and the protocol loop ([`brain`]).
 
-use stonelab_gomoku::pbrain::{Brain, Options, Player};
+pub mod brain;
+pub mod command;
+
+use brain::{Brain, Options, Player};
 
 /// Who chooses the brain's moves.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]

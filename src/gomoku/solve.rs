@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use serde::Serialize;
-use stonelab_gomoku::referee::Referee;
+use stonelab_gomoku::search::referee::Referee;
 use stonelab_gomoku::{parse_position, solve, Color, Limits, Mode, Point, MAX_SIZE, MIN_SIZE};
 
 use super::RuleArg;

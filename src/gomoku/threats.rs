@@ -60,11 +60,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", if name == "-" { "<stdin>" } else { name }))?;
     let rule = Rule::from(args.rule);
     let board = Board::from_grid(&parsed.grid, rule);
-    let threats = board.threats();
+    let threats = board.threat_points();
     match args.format {
         Format::Text => print!("{}", render(&parsed, &threats)),
         Format::Json => {
-            let lists = board.seed_lists();
+            let lists = board.threat_lists();
             let colour = |c: Color| ColorLists {
                 five: points(&lists[c.index()].0),
                 open_four: points(&lists[c.index()].1),

@@ -85,3 +85,24 @@ pub fn gnugo() -> String {
     );
     debian.to_string()
 }
+
+/// Runs `stonelab ARGS...` with `stdin` as its standard input and returns its output, whatever its
+/// exit status. A command that fails on its arguments exits before it reads its input: the write's
+/// broken pipe is then expected, not a failure.
+pub fn stonelab_with_input(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+
+    let mut child = Command::new(STONELAB)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start stonelab");
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}

@@ -5,8 +5,9 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use stonelab_gomoku::games::bench_positions;
-use stonelab_gomoku::line::{seed_mask, LineStones};
-use stonelab_gomoku::{reference, Board, Color, Point, Rule, SeedTable};
+use stonelab_gomoku::tables::line::{threat_mask, LineStones};
+use stonelab_gomoku::tables::reference;
+use stonelab_gomoku::{Board, Color, Point, Rule, ThreatMaskTable};
 
 fn boards(count: usize) -> Vec<Board> {
     bench_positions(count, Rule::Freestyle)
@@ -36,14 +37,14 @@ fn empty_point(b: &Board) -> Point {
 }
 
 fn lines(c: &mut Criterion) {
-    let _ = SeedTable::get(Rule::Freestyle);
+    let _ = ThreatMaskTable::get(Rule::Freestyle);
     let boards = boards(64);
     let moves: Vec<Point> = boards.iter().map(empty_point).collect();
 
     c.bench_function("threats_full_15x15 (64 positions)", |bench| {
         bench.iter(|| {
             for b in &boards {
-                black_box(black_box(b).threats_full());
+                black_box(black_box(b).threat_points_full());
             }
         })
     });
@@ -61,7 +62,7 @@ fn lines(c: &mut Criterion) {
         bench.iter(|| {
             for (b, &p) in bs.iter_mut().zip(&moves) {
                 b.make(black_box(p), Color::Black);
-                black_box(b.threats());
+                black_box(b.threat_points());
                 b.unmake(black_box(p));
             }
         })
@@ -79,7 +80,7 @@ fn lines(c: &mut Criterion) {
             black: 0b0100_0000_1011_0000,
             cells: 0x7FFF,
         };
-        bench.iter(|| black_box(seed_mask(black_box(line), Rule::Freestyle)))
+        bench.iter(|| black_box(threat_mask(black_box(line), Rule::Freestyle)))
     });
     let grids: Vec<_> = boards.iter().take(8).map(Board::to_grid).collect();
     c.bench_function("reference_threats_15x15 (8 positions)", |bench| {

@@ -2,10 +2,11 @@
 //! `dbs::tests::combination_stage_joins_two_trees` uses one): `cargo run --release -p
 //! stonelab-gomoku --example dbs_hunt`.
 
-use stonelab_gomoku::dbs::{self, Options};
 use stonelab_gomoku::games::{plausible_game, Rng};
-use stonelab_gomoku::tss::{Limits, Mode};
-use stonelab_gomoku::{referee, render, Bitboard, Board, Color, Grid, Parsed, Rule, Style};
+use stonelab_gomoku::search::dbs::{self, Options};
+use stonelab_gomoku::search::referee;
+use stonelab_gomoku::search::{Limits, Mode};
+use stonelab_gomoku::{render, Bitboard, Board, Color, Grid, Parsed, Rule, Style};
 
 fn main() {
     let mut rng = Rng::new(77);

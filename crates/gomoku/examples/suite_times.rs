@@ -7,8 +7,9 @@
 
 use std::time::Instant;
 
-use stonelab_gomoku::dbs;
-use stonelab_gomoku::tss::{search, solve, Limits, Mode};
+use stonelab_gomoku::search::dbs;
+use stonelab_gomoku::search::tss::search;
+use stonelab_gomoku::search::{solve, Limits, Mode};
 use stonelab_gomoku::{parse_position, Board, Color, Rule};
 
 const SUITE: &str = include_str!("../../../tests/data/gomoku/tss_suite.txt");

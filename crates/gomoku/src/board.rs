@@ -7,28 +7,21 @@
 //! overlapping 15-cell windows cannot be read from the seed table exactly: its entry merges both
 //! colours and applies "five points, else open-four points" to the whole window, so a five point of one
 //! colour at one end decides what the other end shows, however far from the cut. Those lines instead
-//! evaluate the very function the table is built from ([`line::seed_mask`]) on their 20-bit stone
+//! evaluate the very function the table is built from ([`line::threat_mask`]) on their 20-bit stone
 //! masks, which is exact by construction and costs a few dozen bit operations.
 //!
 //! Per-colour classes come from the per-cell window table ([`PatternTable`]): a cell's class in one
 //! direction is one lookup of the `reach` cells on each side, cut from the line's 2-bit string.
 
-use crate::codes::{LineCodes, PAD};
-use crate::geometry::{Geometry, MAX_LINES};
-use crate::grid::BadSize;
-use crate::line;
-use crate::pattern::window_key;
-use crate::skew::LINE_CELLS;
-use crate::{Bitboard, Color, Direction, Grid, Pattern, PatternTable, Point, Rule, SeedTable};
-
-/// Why a move cannot be played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    #[error("point ({}, {}) is off the {size}x{size} board", .point.x, .point.y)]
-    OffBoard { point: Point, size: usize },
-    #[error("point ({}, {}) is already occupied", .point.x, .point.y)]
-    Occupied { point: Point },
-}
+use crate::core::grid::BadSize;
+use crate::tables::codes::{LineCodes, PAD};
+use crate::tables::geometry::{Geometry, MAX_LINES};
+use crate::tables::line;
+use crate::tables::pattern::window_key;
+use crate::tables::skew::LINE_CELLS;
+use crate::{
+    Bitboard, Color, Direction, Grid, Pattern, PatternTable, Point, Rule, ThreatMaskTable,
+};
 
 /// Adds the cells of a line mask (bit `t` for cell `t` of line `id`) to a bitboard.
 #[inline]
@@ -79,7 +72,7 @@ impl PatternSets {
 pub struct Board {
     rule: Rule,
     codes: LineCodes,
-    seed: &'static SeedTable,
+    seed: &'static ThreatMaskTable,
     patterns: &'static PatternTable,
     stones: [Bitboard; 2],
     line_threats: [u32; MAX_LINES],
@@ -96,9 +89,9 @@ struct Tracker {
     sets: [PatternSets; 2],
 }
 
-impl std::fmt::Debug for SeedTable {
+impl std::fmt::Debug for ThreatMaskTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SeedTable({})", self.rule())
+        write!(f, "ThreatMaskTable({})", self.rule())
     }
 }
 
@@ -123,7 +116,7 @@ impl Board {
         Ok(Board {
             rule,
             codes: LineCodes::empty(size),
-            seed: SeedTable::get(rule),
+            seed: ThreatMaskTable::get(rule),
             patterns: PatternTable::get(rule),
             stones: [Bitboard::EMPTY; 2],
             line_threats: [0; MAX_LINES],
@@ -209,21 +202,6 @@ impl Board {
         self.stones[c.index()]
     }
 
-    /// Plays `c` on `p`, checking that `p` is on the board and empty.
-    pub fn try_make(&mut self, p: Point, c: Color) -> Result<(), MoveError> {
-        if !self.contains(p) {
-            return Err(MoveError::OffBoard {
-                point: p,
-                size: self.size(),
-            });
-        }
-        if self.stone(p).is_some() {
-            return Err(MoveError::Occupied { point: p });
-        }
-        self.make(p, c);
-        Ok(())
-    }
-
     /// Plays `c` on the empty on-board point `p` and brings the threat set up to date.
     #[inline]
     pub fn make(&mut self, p: Point, c: Color) {
@@ -274,7 +252,7 @@ impl Board {
         } else if len <= LINE_CELLS {
             u32::from(self.seed.lookup(self.codes.code(id))) >> (LINE_CELLS - len)
         } else {
-            line::seed_mask(self.codes.stones(id), self.rule)
+            line::threat_mask(self.codes.stones(id), self.rule)
         }
     }
 
@@ -305,14 +283,14 @@ impl Board {
     /// The seed-compatible threat set, kept up to date by make/unmake.
     #[inline]
     #[must_use]
-    pub fn threats(&self) -> Bitboard {
+    pub fn threat_points(&self) -> Bitboard {
         self.threats
     }
 
     /// The seed-compatible threat set computed from scratch: every line looked up (the seed's
     /// `find_threat`).
     #[must_use]
-    pub fn threats_full(&self) -> Bitboard {
+    pub fn threat_points_full(&self) -> Bitboard {
         let geo = self.geometry();
         let n = geo.size;
         let mut out = Bitboard::EMPTY;
@@ -351,12 +329,12 @@ impl Board {
     /// Per colour (white, black): the unfiltered union over all lines of the five points and of the
     /// seed's open-four points (empty, not a five point, afterwards two five points on that line).
     #[must_use]
-    pub fn seed_lists(&self) -> [(Bitboard, Bitboard); 2] {
+    pub fn threat_lists(&self) -> [(Bitboard, Bitboard); 2] {
         let geo = self.geometry();
         let mut out = [(Bitboard::EMPTY, Bitboard::EMPTY); 2];
         for &id in &geo.threat_lines {
             let id = id as usize;
-            let lists = line::seed_lists(self.codes.stones(id), self.rule);
+            let lists = line::threat_lists(self.codes.stones(id), self.rule);
             for (slot, (five, open)) in out.iter_mut().zip(lists) {
                 for (t, &q) in geo.line_points[id][..geo.line_len[id] as usize]
                     .iter()

@@ -1,30 +1,11 @@
-//! Deterministic pseudo-random games, for tests and benchmarks: a small seeded generator and a game
-//! player that keeps its moves near the stones already down, as real games do.
+//! Deterministic pseudo-random games, for tests and benchmarks: a game player that keeps its moves
+//! near the stones already down, as real games do, driven by a seeded xorshift64* ([`Rng`]).
 
 use crate::{Board, Color, Point, Rule};
 
-/// xorshift64* (Vigna): tiny, seedable, good enough to pick moves.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    #[must_use]
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-}
+/// The seeded generator of these games: xorshift64* from stonelab-rand (the same sequence for the
+/// same seed as ever).
+pub use stonelab_rand::Xorshift64Star as Rng;
 
 /// A random empty point within two cells of a stone (anywhere on an empty board), or any empty point
 /// with probability 1/16. `None` when the board is full.

@@ -3,10 +3,10 @@
 //! - the per-cell pattern table: every window key, both rules, both colours.
 
 use rayon::prelude::*;
-use stonelab_gomoku::pattern::is_board_window;
-use stonelab_gomoku::reference;
-use stonelab_gomoku::skew::{decode, line_len, CODE_COUNT, LINE_CELLS};
-use stonelab_gomoku::{Color, PatternTable, Rule, SeedTable};
+use stonelab_gomoku::tables::pattern::is_board_window;
+use stonelab_gomoku::tables::reference;
+use stonelab_gomoku::tables::skew::{decode, line_len, CODE_COUNT, LINE_CELLS};
+use stonelab_gomoku::{Color, PatternTable, Rule, ThreatMaskTable};
 
 fn digit_cell(d: u8) -> Option<Color> {
     match d {
@@ -19,7 +19,7 @@ fn digit_cell(d: u8) -> Option<Color> {
 #[test]
 fn seed_table_equals_reference_everywhere() {
     for rule in Rule::ALL {
-        let table = SeedTable::get(rule);
+        let table = ThreatMaskTable::get(rule);
         assert_eq!(table.entries().len(), CODE_COUNT);
         let bad: Vec<(usize, u16, u32)> = table
             .entries()
@@ -34,7 +34,7 @@ fn seed_table_equals_reference_everywhere() {
                     let low = LINE_CELLS - len;
                     let line: Vec<Option<Color>> =
                         digits[low..].iter().map(|&d| digit_cell(d)).collect();
-                    let want = reference::seed_mask(&line, rule) << low;
+                    let want = reference::threat_mask(&line, rule) << low;
                     if u32::from(got) != want && bad.len() < 5 {
                         bad.push((code, got, want));
                     }

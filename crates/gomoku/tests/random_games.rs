@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use stonelab_gomoku::games::{nearby_move, Rng};
-use stonelab_gomoku::{reference, Board, Color, Direction, Grid, LineCodes, Point, Rule};
+use stonelab_gomoku::tables::reference;
+use stonelab_gomoku::{Board, Color, Direction, Grid, LineCodes, Point, Rule};
 
 const GAMES_PER_CONFIG: usize = 18;
 const CLASS_EVERY: usize = 8;
@@ -22,8 +23,16 @@ fn check(board: &Board, grid: &Grid, rule: Rule, deep: bool, what: &str) {
         "codes after {what}"
     );
     let want = reference::threats(grid, rule);
-    assert_eq!(board.threats(), want, "incremental threats after {what}");
-    assert_eq!(board.threats_full(), want, "full threats after {what}");
+    assert_eq!(
+        board.threat_points(),
+        want,
+        "incremental threats after {what}"
+    );
+    assert_eq!(
+        board.threat_points_full(),
+        want,
+        "full threats after {what}"
+    );
     assert!(board.tracks_patterns());
     for c in Color::ALL {
         let scanned = board.pattern_sets_scanned(c);
@@ -36,9 +45,9 @@ fn check(board: &Board, grid: &Grid, rule: Rule, deep: bool, what: &str) {
     if !deep {
         return;
     }
-    let lists = reference::seed_lists(grid, rule);
+    let lists = reference::threat_lists(grid, rule);
     assert_eq!(
-        board.seed_lists(),
+        board.threat_lists(),
         lists,
         "five/open-four lists after {what}"
     );

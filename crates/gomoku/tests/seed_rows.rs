@@ -1,8 +1,8 @@
 //! The rows of the seed's table, as printed in seed 000 (tests/data/gomoku/seed_table_rows.txt): digits,
 //! drawing and mask, under both rules (none of the printed rows holds an overline).
 
-use stonelab_gomoku::skew::{decode, digit_string, line_drawing};
-use stonelab_gomoku::{Rule, SeedTable};
+use stonelab_gomoku::tables::skew::{decode, digit_string, line_drawing};
+use stonelab_gomoku::{Rule, ThreatMaskTable};
 
 const ROWS: &str = include_str!("../../../tests/data/gomoku/seed_table_rows.txt");
 
@@ -22,7 +22,7 @@ fn every_printed_row_is_reproduced() {
         let mask = u16::from_str_radix(fields[3].trim_start_matches("0b"), 2).unwrap();
         for rule in Rule::ALL {
             assert_eq!(
-                SeedTable::get(rule).lookup(index),
+                ThreatMaskTable::get(rule).lookup(index),
                 mask,
                 "mask of {index} ({rule})"
             );

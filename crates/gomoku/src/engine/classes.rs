@@ -3,15 +3,14 @@
 //! pattern classes (B = blocked, one way to a five; F = free, two ways).
 //!
 //! The table is keyed like [`crate::PatternTable`] (the `reach` cells on each side, 2 bits each, see
-//! [`crate::pattern::window_key`]) and built lazily. The classes come from a definition applied to
+//! [`crate::tables::pattern::window_key`]) and built lazily. The classes come from a definition applied to
 //! every window with memoisation over the window's base-3 contents (empty, own, blocked):
 //! 3^11 = 177,147 states for standard, 3^9 for freestyle. [`reference_class`] is the same definition
 //! written as plain recursion, used by the tests.
 
 use std::sync::LazyLock;
 
-use rayon::prelude::*;
-
+use crate::tables::windows::WindowTable;
 use crate::{Color, Rule};
 
 /// What a stone on a cell makes in one direction, weakest first. Only fives through the cell count.
@@ -82,10 +81,7 @@ enum Cell {
 }
 
 /// The class table of one rule: per key, the white class in the low nibble, black in the high one.
-pub struct ClassTable {
-    rule: Rule,
-    entries: Vec<u8>,
-}
+pub struct ClassTable(WindowTable);
 
 static FREESTYLE: LazyLock<ClassTable> = LazyLock::new(|| ClassTable::build(Rule::Freestyle));
 static STANDARD: LazyLock<ClassTable> = LazyLock::new(|| ClassTable::build(Rule::Standard));
@@ -105,45 +101,36 @@ impl ClassTable {
     pub fn build(rule: Rule) -> ClassTable {
         let reach = rule.reach();
         let memo = Memo::build(rule);
-        let keys = 1usize << (4 * reach);
-        let mut entries = vec![0u8; keys];
-        entries
-            .par_chunks_mut(4096)
-            .enumerate()
-            .for_each(|(chunk, out)| {
-                for (i, slot) in out.iter_mut().enumerate() {
-                    let key = (chunk * 4096 + i) as u32;
-                    let w = memo.class(&window_cells(key, reach, Color::White));
-                    let b = memo.class(&window_cells(key, reach, Color::Black));
-                    *slot = w as u8 | (b as u8) << 4;
-                }
-            });
-        ClassTable { rule, entries }
+        ClassTable(WindowTable::build(rule, |key| {
+            let w = memo.class(&window_cells(key, reach, Color::White));
+            let b = memo.class(&window_cells(key, reach, Color::Black));
+            w as u8 | (b as u8) << 4
+        }))
     }
 
     #[must_use]
     pub fn rule(&self) -> Rule {
-        self.rule
+        self.0.rule()
     }
 
     /// Both classes (white low nibble, black high nibble) of a window key.
     #[inline]
     #[must_use]
     pub fn lookup(&self, key: u32) -> u8 {
-        self.entries[key as usize]
+        self.0.lookup(key)
     }
 
     /// The class of colour `c` of a window key.
     #[inline]
     #[must_use]
     pub fn class(&self, key: u32, c: Color) -> Class {
-        Class::from_bits(self.lookup(key) >> (4 * c.index()) & 0xF)
+        Class::from_bits(self.0.nibble(key, c))
     }
 
     /// The table's size in bytes.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.entries.len()
+        self.0.bytes()
     }
 }
 
@@ -288,7 +275,7 @@ impl Memo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::is_board_window;
+    use crate::tables::pattern::is_board_window;
 
     /// A window key from a picture of the `2 * reach` cells around the centre (`_` is the centre,
     /// `X` black, `O` white, `.` empty, `#` edge).

@@ -1,13 +1,16 @@
 //! The Gomoku engine: fine per-cell classes ([`classes`]), an incrementally evaluated position
-//! ([`position`]), and the move search ([`search`]): threat-space wins and defences at the root,
-//! principal-variation alpha-beta with a transposition table elsewhere.
+//! ([`position`]), the move search ([`search`]: threat-space wins and defences at the root,
+//! principal-variation alpha-beta elsewhere), its named tuning numbers ([`params`]), the Gomocup
+//! clock ([`time`]) and the baseline players ([`players`]).
 
 pub mod classes;
-
-pub use classes::{Class, ClassTable};
+pub mod params;
+pub mod players;
 pub mod position;
-
-pub use position::{Position, Threats};
 pub mod search;
+pub mod time;
 
-pub use search::{Budget, Decision, Engine, Reason, MATE};
+pub use crate::search::Budget;
+pub use classes::{Class, ClassTable};
+pub use position::{ClassSets, Position};
+pub use search::{Decision, Engine, Reason, MATE};

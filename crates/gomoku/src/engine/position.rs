@@ -7,12 +7,11 @@
 //! value is what a stone there would make, summed over its four directions, with a bonus when two
 //! directions make threats at once.
 
-use std::sync::LazyLock;
-
-use crate::codes::PAD;
 use crate::engine::classes::{Class, ClassTable};
-use crate::geometry::Geometry;
-use crate::pattern::window_key;
+use crate::tables::codes::PAD;
+use crate::tables::geometry::Geometry;
+use crate::tables::pattern::window_key;
+use crate::tables::zobrist;
 use crate::{Bitboard, Board, Color, Direction, Point, Rule};
 
 /// Value of one direction's class to the colour that would play there.
@@ -24,7 +23,7 @@ const DOUBLE_THREAT: i32 = 250;
 
 /// Cells of one colour by what a stone there makes (each set holds empty cells only).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Threats {
+pub struct ClassSets {
     /// A five.
     pub five: Bitboard,
     /// A straight four (two five points), no five.
@@ -34,22 +33,6 @@ pub struct Threats {
     /// An open three in some direction (a further stone makes a straight four).
     pub three: Bitboard,
 }
-
-/// Zobrist keys: one per colour and point of a 20x20 board.
-static ZOBRIST: LazyLock<[[u64; 400]; 2]> = LazyLock::new(|| {
-    let mut state = 0x5EED_0007_u64;
-    let mut keys = [[0; 400]; 2];
-    for c in &mut keys {
-        for k in c.iter_mut() {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            *k = z ^ (z >> 31);
-        }
-    }
-    keys
-});
 
 /// A position for the search.
 #[derive(Clone, Debug)]
@@ -63,7 +46,7 @@ pub struct Position {
     values: Vec<[i32; 2]>,
     /// Per colour: the sum of the values of all empty cells.
     totals: [i64; 2],
-    threats: [Threats; 2],
+    class_sets: [ClassSets; 2],
     /// Per cell: stones within two cells (Chebyshev distance).
     near: Vec<u8>,
     hash: u64,
@@ -89,7 +72,7 @@ impl Position {
             classes: vec![[0; 4]; size * size],
             values: vec![[0; 2]; size * size],
             totals: [0; 2],
-            threats: [Threats::default(); 2],
+            class_sets: [ClassSets::default(); 2],
             near: vec![0; size * size],
             hash: 0,
             moves: Vec::new(),
@@ -178,8 +161,8 @@ impl Position {
     /// The cells of colour `c` by what a stone there makes.
     #[inline]
     #[must_use]
-    pub fn threats(&self, c: Color) -> &Threats {
-        &self.threats[c.index()]
+    pub fn class_sets(&self, c: Color) -> &ClassSets {
+        &self.class_sets[c.index()]
     }
 
     /// The class of `p` for `c` in direction `d` (`Dead` when occupied).
@@ -216,7 +199,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn makes_five(&self, p: Point, c: Color) -> bool {
-        self.threats[c.index()].five.contains(p)
+        self.class_sets[c.index()].five.contains(p)
     }
 
     /// Plays `c` on the empty on-board point `p`.
@@ -224,7 +207,7 @@ impl Position {
         debug_assert!(self.stone(p).is_none());
         self.board.make(p, c);
         self.moves.push((p, c));
-        self.hash ^= ZOBRIST[c.index()][p.y as usize * 20 + p.x as usize];
+        self.hash ^= zobrist::key(p, c);
         self.bump_near(p, 1);
         self.update_around(p);
     }
@@ -233,7 +216,7 @@ impl Position {
     pub fn unmake(&mut self) {
         let (p, c) = self.moves.pop().expect("unmake with no move played");
         self.board.unmake(p);
-        self.hash ^= ZOBRIST[c.index()][p.y as usize * 20 + p.x as usize];
+        self.hash ^= zobrist::key(p, c);
         self.bump_near(p, -1);
         self.update_around(p);
     }
@@ -303,7 +286,7 @@ impl Position {
             };
             let old = std::mem::replace(&mut self.values[i][c.index()], value);
             self.totals[c.index()] += i64::from(value - old);
-            let set = &mut self.threats[c.index()];
+            let set = &mut self.class_sets[c.index()];
             let five = best == Class::Five;
             let open_four = !five && (best == Class::F4 || fours >= 2);
             let four = !five && fours >= 1;
@@ -329,7 +312,7 @@ impl Position {
         let mut fresh = Position::new(self.size(), self.rule());
         for &(p, c) in &self.moves {
             fresh.board.make(p, c);
-            fresh.hash ^= ZOBRIST[c.index()][p.y as usize * 20 + p.x as usize];
+            fresh.hash ^= zobrist::key(p, c);
             fresh.bump_near(p, 1);
         }
         fresh.moves = self.moves.clone();
@@ -337,7 +320,7 @@ impl Position {
         fresh.classes == self.classes
             && fresh.values == self.values
             && fresh.totals == self.totals
-            && fresh.threats == self.threats
+            && fresh.class_sets == self.class_sets
             && fresh.near == self.near
             && fresh.hash == self.hash
     }
@@ -347,37 +330,30 @@ impl Position {
 mod tests {
     use super::*;
 
-    fn rng(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
     /// Random games on several sizes and both rules: the incremental state equals a rebuild after
     /// every make and unmake, and the five set equals the board's own five points.
     #[test]
     fn incremental_equals_rebuilt() {
-        let mut state = 0xC0FF_EE00_1234_5678;
+        let mut rng = stonelab_rand::Xorshift64Star::new(0xC0FF_EE00_1234_5678);
         for size in [5, 8, 15, 16, 20] {
             for rule in Rule::ALL {
                 for _ in 0..3 {
                     let mut pos = Position::new(size, rule);
                     let mut c = Color::Black;
-                    let plies = (rng(&mut state) % (size * size) as u64) as usize;
+                    let plies = rng.below(size * size);
                     for _ in 0..plies {
                         let empties: Vec<Point> = (0..size as u8)
                             .flat_map(|y| (0..size as u8).map(move |x| Point::new(x, y)))
                             .filter(|&p| pos.stone(p).is_none())
                             .collect();
-                        let p = empties[(rng(&mut state) % empties.len() as u64) as usize];
+                        let p = empties[rng.below(empties.len())];
                         pos.make(p, c);
                         c = !c;
                         assert!(pos.is_consistent(), "{size} {rule} after make");
                         for col in Color::ALL {
                             assert_eq!(
-                                pos.threats(col).five,
-                                crate::tss::five_points(pos.board(), col)
+                                pos.class_sets(col).five,
+                                crate::search::five_points(pos.board(), col)
                             );
                         }
                     }

@@ -1,7 +1,7 @@
 //! Move choice: threat-space search first, alpha-beta after.
 //!
 //! At the root, in order: a five; a block of the opponent's five; a straight four; the engine's own
-//! VCF, then VCT ([`crate::tss::solve`]); then, when the opponent would have a VCF or VCT if it were
+//! VCF, then VCT ([`crate::search::solve`]); then, when the opponent would have a VCF or VCT if it were
 //! to move, only the moves after which the solver finds no such win (the defender's view). What is
 //! left goes to iterative-deepening principal-variation alpha-beta with a Zobrist transposition
 //! table. Inside the tree, fives, forced blocks and straight fours are scored as wins and losses at
@@ -12,68 +12,41 @@
 
 use std::time::{Duration, Instant};
 
+use super::params::{
+    ALPHABETA_TIME_SHARE, BREADTH, DEFENCE_FIRST_TRY, DEFENCE_FLOOR, DEFENCE_SHARE, MAX_DEPTH,
+    OPPONENT_THREAT_SHARE, OWN_VCF_SHARE, OWN_VCT_SHARE, PERCENT, SAFETY_CHECKS,
+    SAFETY_CHECK_TIME_DIVISOR, TSS_FLOOR,
+};
 use crate::engine::position::Position;
-use crate::tss::{self, Limits, Mode, Proof};
-use crate::{Bitboard, Color, Point, Rule};
+use crate::search::defence::{self, Playable};
+use crate::search::{self, Budget, Mode, Proof};
+use crate::{Bitboard, Board, Color, Point, Rule};
 
 /// A score meaning "wins"; `MATE - n` wins in `n` plies.
 pub const MATE: i32 = 1_000_000;
 /// Scores beyond this are wins or losses.
 const MATE_BOUND: i32 = MATE - 1000;
-/// The most moves tried at a node that is not the root (best first).
-const BREADTH: usize = 24;
-/// The fewest nodes a threat search gets under a node budget.
-const TSS_FLOOR: u64 = 20_000;
-/// Alpha-beta's best moves checked for an opponent threat sequence afterwards.
-const SAFETY_CHECKS: usize = 5;
-/// The deepest iteration.
-const MAX_DEPTH: i32 = 64;
 
-/// How much the engine may think about one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// Wall-clock time (None: no limit).
-    pub time: Option<Duration>,
-    /// Nodes in all, threat-space search included (None: no limit).
-    pub nodes: Option<u64>,
-}
-
-impl Budget {
-    /// A deterministic budget of `nodes`.
-    #[must_use]
-    pub const fn nodes(nodes: u64) -> Budget {
-        Budget {
-            time: None,
-            nodes: Some(nodes),
-        }
+/// The engine's position is what the defender's view plays on.
+impl Playable for Position {
+    fn board(&self) -> &Board {
+        Position::board(self)
     }
 
-    /// A budget of wall-clock time.
-    #[must_use]
-    pub const fn time(time: Duration) -> Budget {
-        Budget {
-            time: Some(time),
-            nodes: None,
-        }
+    fn fives(&self, c: Color) -> Bitboard {
+        self.class_sets(c).five
     }
 
-    /// A share of this budget (`num / den` of the nodes and time), with at least `floor` nodes: the
-    /// threat searches are cheap and decide games, so a small alpha-beta budget does not starve
-    /// them.
-    fn share(&self, num: u32, den: u32, floor: u64) -> Budget {
-        Budget {
-            time: self.time.map(|t| t * num / den),
-            nodes: self
-                .nodes
-                .map(|n| (n * u64::from(num) / u64::from(den)).max(floor.max(1))),
-        }
+    fn fours(&self, c: Color) -> Bitboard {
+        self.class_sets(c).four
     }
 
-    fn tss_limits(&self, mode: Mode) -> Limits {
-        let mut limits = Limits::for_mode(mode);
-        limits.time = self.time;
-        limits.nodes = self.nodes.unwrap_or(u64::MAX).min(limits.nodes);
-        limits
+    fn play(&mut self, p: Point, c: Color) {
+        self.make(p, c);
+    }
+
+    fn take_back(&mut self, _p: Point) {
+        self.unmake();
     }
 }
 
@@ -200,87 +173,23 @@ impl Engine {
         self.pos.unmake();
     }
 
-    /// Clears the transposition table and the history (a new game).
-    pub fn clear_tables(&mut self) {
-        self.table.fill(Entry::default());
-        self.history.fill([0; 2]);
-    }
-
     /// Chooses a move for `me` within `budget`. The board must have an empty cell and no five.
     pub fn think(&mut self, me: Color, budget: Budget) -> Decision {
         let start = Instant::now();
         self.nodes = 0;
-        let n = self.pos.size();
-        let decide = |best, reason, nodes| Decision {
-            best,
-            reason,
-            score: None,
-            depth: 0,
-            nodes,
-        };
-        if self.pos.stone_count() == 0 {
-            let c = (n / 2) as u8;
-            return decide(Point::new(c, c), Reason::Opening, 0);
-        }
-        let o = !me;
-        if self.pos.stone_count() == 1 {
-            // One opponent stone: answer diagonally next to it, towards the centre.
-            let (q, _) = self.pos.moves()[0];
-            let towards = |v: u8| {
-                if usize::from(v) * 2 < n {
-                    v + 1
-                } else {
-                    v.saturating_sub(1)
-                }
-            };
-            let p = Point::new(towards(q.x), towards(q.y));
-            if p != q && self.pos.stone(p).is_none() {
-                return decide(p, Reason::Opening, 0);
-            }
-        }
-        if let Some(p) = first(self.pos.threats(me).five) {
-            return decide(p, Reason::Five, 0);
-        }
-        if let Some(p) = first(self.pos.threats(o).five) {
-            return decide(p, Reason::Block, 0);
-        }
-        if let Some(p) = first(self.pos.threats(me).open_four) {
-            return decide(p, Reason::OpenFour, 0);
+        if let Some((best, reason)) = self.immediate(me) {
+            return decide(best, reason, 0);
         }
         let mut tss_nodes = 0;
-        // Own wins first: VCF, then VCT.
-        for (mode, share, reason) in [(Mode::Vcf, 10, Reason::Vcf), (Mode::Vct, 15, Reason::Vct)] {
-            let out = tss::solve(
-                self.pos.board(),
-                me,
-                mode,
-                &budget.share(share, 100, TSS_FLOOR).tss_limits(mode),
-            );
-            tss_nodes += out.nodes;
-            if let Some(proof) = out.proof {
-                return decide(proof.line()[0], reason, tss_nodes);
-            }
+        if let Some((best, reason)) = self.own_win(me, budget, &mut tss_nodes) {
+            return decide(best, reason, tss_nodes);
         }
-        // The opponent's threat, as if it were to move.
-        let mut threat = None;
-        for mode in [Mode::Vcf, Mode::Vct] {
-            let out = tss::solve(
-                self.pos.board(),
-                o,
-                mode,
-                &budget.share(10, 100, TSS_FLOOR).tss_limits(mode),
-            );
-            tss_nodes += out.nodes;
-            if let Some(proof) = out.proof {
-                threat = Some(proof);
-                break;
-            }
-        }
+        let threat = self.opponent_threat(me, budget, &mut tss_nodes);
         let mut reason = Reason::Search;
         let mut roots = self.candidates(me, true);
         if let Some(proof) = threat {
-            let (safe, used) =
-                self.defences(me, &proof, &roots, budget.share(35, 100, 5 * TSS_FLOOR));
+            let budget = budget.share(DEFENCE_SHARE, PERCENT, DEFENCE_FLOOR);
+            let (safe, used) = self.defences(me, &proof, &roots, budget);
             tss_nodes += used;
             if !safe.is_empty() {
                 roots = safe;
@@ -294,29 +203,15 @@ impl Engine {
         let left = Budget {
             time: budget
                 .time
-                .map(|t| t.saturating_sub(start.elapsed()) * 85 / 100),
+                .map(|t| t.saturating_sub(start.elapsed()) * ALPHABETA_TIME_SHARE / PERCENT),
             nodes: budget.nodes.map(|b| b.saturating_sub(tss_nodes).max(1)),
         };
         let (ranked, score, depth) = self.iterate(me, roots, left);
         let mut best = ranked[0];
         if reason == Reason::Search {
-            // The best few by alpha-beta, in order: the first after which the opponent has no
-            // threat sequence (alpha-beta's horizon is shorter than a VCT).
-            let check = Budget {
-                time: budget.time.map(|t| t.saturating_sub(start.elapsed()) / 5),
-                nodes: budget.nodes.map(|_| TSS_FLOOR),
-            };
-            for &p in ranked.iter().take(SAFETY_CHECKS) {
-                if start.elapsed() >= budget.time.unwrap_or(Duration::MAX) {
-                    break;
-                }
-                let (refuted, _, nodes) = self.threat_after(p, me, check);
-                tss_nodes += nodes;
-                if !refuted {
-                    best = p;
-                    break;
-                }
-            }
+            let (safe, nodes) = self.first_safe(me, &ranked, budget, start);
+            tss_nodes += nodes;
+            best = safe.unwrap_or(best);
         }
         Decision {
             best,
@@ -327,10 +222,103 @@ impl Engine {
         }
     }
 
+    /// The moves decided without search: the opening moves, a five, a block of the opponent's
+    /// five, a straight four.
+    fn immediate(&self, me: Color) -> Option<(Point, Reason)> {
+        let n = self.pos.size();
+        if self.pos.stone_count() == 0 {
+            let c = (n / 2) as u8;
+            return Some((Point::new(c, c), Reason::Opening));
+        }
+        if self.pos.stone_count() == 1 {
+            // One opponent stone: answer diagonally next to it, towards the centre.
+            let (q, _) = self.pos.moves()[0];
+            let towards = |v: u8| {
+                if usize::from(v) * 2 < n {
+                    v + 1
+                } else {
+                    v.saturating_sub(1)
+                }
+            };
+            let p = Point::new(towards(q.x), towards(q.y));
+            if p != q && self.pos.stone(p).is_none() {
+                return Some((p, Reason::Opening));
+            }
+        }
+        let o = !me;
+        if let Some(p) = first(self.pos.class_sets(me).five) {
+            return Some((p, Reason::Five));
+        }
+        if let Some(p) = first(self.pos.class_sets(o).five) {
+            return Some((p, Reason::Block));
+        }
+        first(self.pos.class_sets(me).open_four).map(|p| (p, Reason::OpenFour))
+    }
+
+    /// The first move of the engine's own VCF, else VCT, each within its share of `budget`.
+    fn own_win(&mut self, me: Color, budget: Budget, nodes: &mut u64) -> Option<(Point, Reason)> {
+        for (mode, share, reason) in [
+            (Mode::Vcf, OWN_VCF_SHARE, Reason::Vcf),
+            (Mode::Vct, OWN_VCT_SHARE, Reason::Vct),
+        ] {
+            let limits = budget.share(share, PERCENT, TSS_FLOOR).tss_limits(mode);
+            let out = search::solve(self.pos.board(), me, mode, &limits);
+            *nodes += out.nodes;
+            if let Some(proof) = out.proof {
+                return Some((proof.line()[0], reason));
+            }
+        }
+        None
+    }
+
+    /// The opponent's VCF, else VCT, as if it were to move.
+    fn opponent_threat(&mut self, me: Color, budget: Budget, nodes: &mut u64) -> Option<Proof> {
+        for mode in [Mode::Vcf, Mode::Vct] {
+            let limits = budget
+                .share(OPPONENT_THREAT_SHARE, PERCENT, TSS_FLOOR)
+                .tss_limits(mode);
+            let out = search::solve(self.pos.board(), !me, mode, &limits);
+            *nodes += out.nodes;
+            if out.proof.is_some() {
+                return out.proof;
+            }
+        }
+        None
+    }
+
+    /// The best few of alpha-beta's `ranked` moves, in order: the first after which the opponent
+    /// has no threat sequence (alpha-beta's horizon is shorter than a VCT). Returns it (if any)
+    /// and the nodes searched.
+    fn first_safe(
+        &mut self,
+        me: Color,
+        ranked: &[Point],
+        budget: Budget,
+        start: Instant,
+    ) -> (Option<Point>, u64) {
+        let check = Budget {
+            time: budget
+                .time
+                .map(|t| t.saturating_sub(start.elapsed()) / SAFETY_CHECK_TIME_DIVISOR),
+            nodes: budget.nodes.map(|_| TSS_FLOOR),
+        };
+        let mut nodes = 0;
+        for &p in ranked.iter().take(SAFETY_CHECKS) {
+            if start.elapsed() >= budget.time.unwrap_or(Duration::MAX) {
+                break;
+            }
+            let verdict = defence::threat_after(&mut self.pos, p, me, check);
+            nodes += verdict.nodes;
+            if !verdict.refuted {
+                return (Some(p), nodes);
+            }
+        }
+        (None, nodes)
+    }
+
     /// The moves among `roots` that use the squares of the opponent's threat `proof` (or make a
-    /// four or three of our own) after which the threat solver finds no VCF or VCT of the
-    /// opponent: those proven safe if any, else those whose searches hit a limit, else those never
-    /// tried for lack of budget (an empty answer: every candidate loses to a proven sequence).
+    /// four or three of our own) and that [`defence::defences`] keeps: after them the threat solver
+    /// finds no VCF or VCT of the opponent.
     fn defences(
         &mut self,
         me: Color,
@@ -338,21 +326,8 @@ impl Engine {
         roots: &[Point],
         budget: Budget,
     ) -> (Vec<Point>, u64) {
-        let mut relevant = Bitboard::EMPTY;
-        let mut stack = vec![proof];
-        while let Some(node) = stack.pop() {
-            match node {
-                Proof::Five(p) => relevant |= tss::influence(self.pos.board(), *p),
-                Proof::Threat { attack, replies } => {
-                    relevant |= tss::influence(self.pos.board(), *attack);
-                    for (reply, next) in replies {
-                        relevant.insert(*reply);
-                        stack.push(next);
-                    }
-                }
-            }
-        }
-        let mine = self.pos.threats(me);
+        let mut relevant = defence::proof_squares(self.pos.board(), proof);
+        let mine = self.pos.class_sets(me);
         relevant |= mine.four;
         relevant |= mine.three;
         let tries: Vec<Point> = roots
@@ -360,108 +335,7 @@ impl Engine {
             .copied()
             .filter(|&p| relevant.contains(p))
             .collect();
-        let deadline = budget.time.map(|t| Instant::now() + t);
-        let mut used = 0;
-        // Rounds of growing effort: a refutation (the opponent's win after the move) is usually
-        // found fast, so a cheap first round drops most candidates, and the budget left goes to the
-        // few survivors, each round four times deeper, until each is proven safe (both searches ran
-        // to their depth without a win) or the budget is spent. What is left: proven safe, else
-        // the survivors (a limit stopped their searches), else those never tried for lack of budget.
-        let mut safe = Vec::new();
-        let mut alive = tries;
-        let mut untried = Vec::new();
-        let mut per_try = TSS_FLOOR / 16;
-        let mut first_round = true;
-        loop {
-            let mut next = Vec::new();
-            let count = alive.len();
-            for (k, &p) in alive.iter().enumerate() {
-                let now = Instant::now();
-                if deadline.is_some_and(|d| now >= d) || budget.nodes.is_some_and(|b| used >= b) {
-                    if first_round {
-                        untried.extend_from_slice(&alive[k..]);
-                    } else {
-                        next.extend_from_slice(&alive[k..]);
-                    }
-                    break;
-                }
-                // What is left, spread over the candidates still to try in this round (a quarter
-                // of it in the first round, which should leave most of the budget to the rest).
-                let left = (count - k) as u32 * if first_round { 4 } else { 1 };
-                let per = Budget {
-                    time: deadline.map(|d| (d - now) / left),
-                    nodes: budget.nodes.map(|b| per_try.min(b - used).max(1)),
-                };
-                let (refuted, aborted, nodes) = self.threat_after(p, me, per);
-                used += nodes;
-                if !refuted {
-                    if aborted {
-                        next.push(p);
-                    } else {
-                        safe.push(p);
-                    }
-                }
-            }
-            let spent = deadline.is_some_and(|d| Instant::now() >= d)
-                || budget.nodes.is_some_and(|b| used >= b);
-            // Without any limit every search ran to the solver's own cap: another round would
-            // repeat it.
-            let unlimited = deadline.is_none() && budget.nodes.is_none();
-            alive = next;
-            if alive.is_empty() || spent || unlimited || per_try > 1 << 24 {
-                break;
-            }
-            per_try *= 4;
-            first_round = false;
-        }
-        if safe.is_empty() {
-            safe = alive;
-        }
-        if safe.is_empty() {
-            safe = untried;
-        }
-        // A four that defends only for a move hands the opponent a forced stone of its choosing;
-        // keep fours in reserve when a quiet defence exists.
-        let fours = self.pos.threats(me).four;
-        if safe.iter().any(|&p| !fours.contains(p)) {
-            safe.retain(|&p| !fours.contains(p));
-        }
-        (safe, used)
-    }
-
-    /// Whether the opponent has a VCF or VCT after `me` plays `p` (when `p` makes a four, after the
-    /// opponent's forced block: a four that only delays the threat does not stop it). Returns
-    /// (refuted, a search stopped at a limit, nodes).
-    fn threat_after(&mut self, p: Point, me: Color, budget: Budget) -> (bool, bool, u64) {
-        let o = !me;
-        self.pos.make(p, me);
-        let fives = self.pos.threats(me).five;
-        if fives.count() >= 2 {
-            // Two five points: the opponent cannot stop both.
-            self.pos.unmake();
-            return (false, false, 0);
-        }
-        let forced = first(fives);
-        if let Some(q) = forced {
-            self.pos.make(q, o);
-        }
-        let (mut refuted, mut aborted, mut nodes) = (false, false, 0);
-        {
-            for m in [Mode::Vcf, Mode::Vct] {
-                let out = tss::solve(self.pos.board(), o, m, &budget.tss_limits(m));
-                nodes += out.nodes;
-                aborted |= out.aborted;
-                if out.proof.is_some() {
-                    refuted = true;
-                    break;
-                }
-            }
-        }
-        if forced.is_some() {
-            self.pos.unmake();
-        }
-        self.pos.unmake();
-        (refuted, aborted, nodes)
+        defence::defences(&mut self.pos, me, tries, budget, DEFENCE_FIRST_TRY)
     }
 
     /// Iterative deepening over `roots` (ordered, best first). Returns the roots ranked by the
@@ -541,10 +415,10 @@ impl Engine {
             return 0;
         }
         let o = !s;
-        if !self.pos.threats(s).five.is_empty() {
+        if !self.pos.class_sets(s).five.is_empty() {
             return MATE - ply - 1;
         }
-        let their_fives = self.pos.threats(o).five;
+        let their_fives = self.pos.class_sets(o).five;
         let forced = first(their_fives);
         if let Some(p) = forced {
             if their_fives.count() >= 2 {
@@ -559,7 +433,7 @@ impl Engine {
             self.pos.unmake();
             return score;
         }
-        if !self.pos.threats(s).open_four.is_empty() {
+        if !self.pos.class_sets(s).open_four.is_empty() {
             return MATE - ply - 3;
         }
         if self.empty_count() == 0 {
@@ -660,11 +534,11 @@ impl Engine {
     fn candidates(&self, s: Color, root: bool) -> Vec<Point> {
         let o = !s;
         let n = self.pos.size();
-        let theirs = self.pos.threats(o);
+        let theirs = self.pos.class_sets(o);
         let restrict = if theirs.open_four.is_empty() {
             None
         } else {
-            Some(theirs.open_four | theirs.four | self.pos.threats(s).four)
+            Some(theirs.open_four | theirs.four | self.pos.class_sets(s).four)
         };
         let mut scored: Vec<(i64, usize, Point)> = Vec::with_capacity(64);
         for y in 0..n as u8 {
@@ -706,6 +580,17 @@ impl Engine {
 
 /// The first point of a set (lowest `y`, then `x`).
 #[inline]
+/// A decision made without alpha-beta.
+fn decide(best: Point, reason: Reason, nodes: u64) -> Decision {
+    Decision {
+        best,
+        reason,
+        score: None,
+        depth: 0,
+        nodes,
+    }
+}
+
 fn first(set: Bitboard) -> Option<Point> {
     set.iter().next()
 }

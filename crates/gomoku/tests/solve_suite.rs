@@ -6,11 +6,12 @@
 use std::time::Instant;
 
 use stonelab_gomoku::games::{plausible_game, Rng};
-use stonelab_gomoku::referee;
-use stonelab_gomoku::tss::{five_points, solve, Limits, Mode};
-use stonelab_gomoku::{defenses, parse_position, Board, Color, Grid, Point, Rule};
+use stonelab_gomoku::search::defence::{defences, Playable};
+use stonelab_gomoku::search::referee;
+use stonelab_gomoku::search::{five_points, solve, Limits, Mode};
+use stonelab_gomoku::{parse_position, Board, Budget, Color, Grid, Point, Rule};
 
-const SUITE: &str = include_str!("data/gomoku/tss_suite.txt");
+const SUITE: &str = include_str!("../../../tests/data/gomoku/tss_suite.txt");
 
 struct Entry {
     mode: Mode,
@@ -95,14 +96,16 @@ fn suite_results_match() {
     );
 }
 
-/// The defender's view on the suite's VCF wins, seen from the loser (the winner "passes"): every
-/// move left out loses to a win the referee accepts; every move kept leaves no VCF the referee's
-/// exhaustive search finds within 3 fours.
+/// The defender's view ([`defences`], the engine's routine) on the suite's VCF wins, seen from the
+/// loser (the winner "passes"), every empty cell a candidate and no budget limit: every move it
+/// keeps leaves no VCF the referee's exhaustive search finds within 3 fours; every move it drops,
+/// fours aside, loses to a VCF or VCT the referee accepts, or is unproven (a search hit its limit)
+/// while proven-safe moves are kept. A four is followed by its forced block.
 #[test]
 fn defender_view_is_consistent() {
-    let lim = Limits {
-        depth: 8,
-        ..Limits::for_mode(Mode::Vcf)
+    let unlimited = Budget {
+        time: None,
+        nodes: None,
     };
     let mut checked = 0;
     for e in suite()
@@ -117,26 +120,47 @@ fn defender_view_is_consistent() {
         if !five_points(&board, defender).is_empty() || !five_points(&board, attacker).is_empty() {
             continue;
         }
-        let view = defenses(&board, defender, Mode::Vcf, &lim);
-        if view.threat.is_none() {
+        if solve(&board, attacker, Mode::Vcf, &Limits::for_mode(Mode::Vcf))
+            .proof
+            .is_none()
+        {
             continue;
         }
         checked += 1;
-        for y in 0..15u8 {
-            for x in 0..15u8 {
-                let p = Point::new(x, y);
-                if grid.get(p).is_some() {
-                    continue;
-                }
-                let mut g = grid.clone();
-                g.set(p, Some(defender));
-                if view.moves.contains(p) {
-                    assert!(referee::vcf(&g, e.rule, attacker, 3).is_none());
-                } else {
-                    let mut b = board.clone();
-                    b.make(p, defender);
-                    let proof = solve(&b, attacker, Mode::Vcf, &lim).proof.unwrap();
-                    referee::check_proof(&g, e.rule, attacker, &proof).unwrap();
+        let empties: Vec<Point> = grid.points().filter(|&p| grid.get(p).is_none()).collect();
+        let mut work = board.clone();
+        work.track_patterns();
+        let fours = work.fours(defender);
+        let (kept, _) = defences(&mut work, defender, empties.clone(), unlimited, 1);
+        for p in empties {
+            let mut g = grid.clone();
+            g.set(p, Some(defender));
+            let mut after = board.clone();
+            after.make(p, defender);
+            let fives = five_points(&after, defender);
+            if fives.count() == 1 {
+                let q = fives.iter().next().unwrap();
+                g.set(q, Some(attacker));
+                after.make(q, attacker);
+            }
+            if kept.contains(&p) {
+                assert!(
+                    referee::vcf(&g, e.rule, attacker, 3).is_none(),
+                    "{p:?} kept"
+                );
+            } else if !fours.contains(p) {
+                // Dropped: refuted, or unproven (a search hit its limit) beside proven-safe moves.
+                let mut aborted = false;
+                let proof = [Mode::Vcf, Mode::Vct].into_iter().find_map(|m| {
+                    let out = solve(&after, attacker, m, &Limits::for_mode(m));
+                    aborted |= out.aborted;
+                    out.proof
+                });
+                match proof {
+                    Some(proof) => {
+                        referee::check_proof(&g, e.rule, attacker, &proof).unwrap();
+                    }
+                    None => assert!(aborted && !kept.is_empty(), "{p:?} dropped, not refuted"),
                 }
             }
         }
@@ -189,7 +213,7 @@ fn generate_suite() {
                     continue;
                 }
                 None if vcf_no < 5
-                    && !stonelab_gomoku::tss::four_moves(&board, c).is_empty()
+                    && !stonelab_gomoku::search::four_moves(&board, c).is_empty()
                     && referee::vcf(&grid, rule, c, 6).is_none() =>
                 {
                     vcf_no += 1;
@@ -210,7 +234,7 @@ fn generate_suite() {
                 }
                 None if vct_no < 5
                     && !vct.aborted
-                    && !stonelab_gomoku::tss::three_moves(&board, c).is_empty() =>
+                    && !stonelab_gomoku::search::three_moves(&board, c).is_empty() =>
                 {
                     vct_no += 1;
                     println!("SUITE vct {rule} no_win_found solver {text}");

@@ -1,178 +1,17 @@
-//! The Gomocup manager protocol ("pbrain", as Piskvork speaks it): typed commands, their parser, and
-//! [`Brain`], the protocol loop that owns a game and answers each line.
-//!
-//! Every line is parsed into a [`Command`] before anything acts on it. Malformed input gets an
-//! `ERROR <why>` line and the brain goes on; an unknown command gets `UNKNOWN <command>`. Moves are
-//! `x,y`, 0-based from the top left. Lines may end in CR LF or LF; every answer is flushed.
+//! The Gomocup brain: [`Brain`] owns one game (the engine, the manager's limits, an open `BOARD`
+//! block, the baseline players' generator) and answers each manager line on any [`Write`]; it reads
+//! from any [`BufRead`], so tests drive it in-process. Lines may end in CR LF or LF; every answer
+//! is flushed.
 
-use std::fmt;
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
-use crate::engine::{Budget, Decision, Engine, Position};
-use crate::{Bitboard, Color, Point, Rule, MAX_SIZE, MIN_SIZE};
+use stonelab_gomoku::engine::players::{greedy_move, player_rng, random_move, Xorshift64Star};
+use stonelab_gomoku::engine::time::Clock;
+use stonelab_gomoku::engine::{Budget, Decision, Engine};
+use stonelab_gomoku::{Bitboard, Color, Point, Rule, MAX_SIZE, MIN_SIZE};
 
-/// One manager line, parsed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// `START n`: a new game on an n x n board.
-    Start(usize),
-    /// `RECTSTART w,h`: a new game on a w x h board.
-    RectStart(usize, usize),
-    /// `RESTART`: a new game on the same board.
-    Restart,
-    /// `BEGIN`: the brain moves first.
-    Begin,
-    /// `TURN x,y`: the opponent played there; the brain answers.
-    Turn(Point),
-    /// `BOARD`: stone lines follow until `DONE`.
-    Board,
-    /// `x,y,f` inside a `BOARD` block (f: 1 own, 2 opponent, 3 a mark of continuous games).
-    BoardLine(Point, u8),
-    /// `DONE`: the end of a `BOARD` block; the brain answers.
-    Done,
-    /// `INFO key value`.
-    Info(Info),
-    /// `TAKEBACK x,y`: remove that stone.
-    Takeback(Point),
-    /// `PLAY x,y`: the brain must play there (answered with the same move).
-    Play(Point),
-    /// `ABOUT`.
-    About,
-    /// `END`: quit, no answer.
-    End,
-    /// A command this brain does not know.
-    Unknown(String),
-}
-
-/// An `INFO` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Info {
-    /// Milliseconds for one move (0: as fast as possible).
-    TimeoutTurn(u64),
-    /// Milliseconds for the whole match (0: no limit).
-    TimeoutMatch(u64),
-    /// Milliseconds left in the match.
-    TimeLeft(u64),
-    /// Bytes of memory the brain may use (0: no limit).
-    MaxMemory(u64),
-    /// The rule bitmask: 1 exactly five, 2 continuous game, 4 renju, 8 caro.
-    Rule(u32),
-    /// A key this brain does not use (game_type, evaluate, folder, ...); ignored.
-    Other(String),
-}
-
-/// Why a line could not be parsed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError(pub String);
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-fn bad(message: impl Into<String>) -> ParseError {
-    ParseError(message.into())
-}
-
-/// Parses `x,y` (spaces around the numbers allowed).
-fn parse_point(text: &str) -> Result<Point, ParseError> {
-    let mut parts = text.split(',');
-    let (Some(x), Some(y), None) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(bad(format!("expected x,y, got '{text}'")));
-    };
-    let coord = |s: &str| {
-        s.trim()
-            .parse::<u8>()
-            .map_err(|_| bad(format!("bad coordinate '{}' in '{text}'", s.trim())))
-    };
-    Ok(Point::new(coord(x)?, coord(y)?))
-}
-
-fn parse_number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, ParseError> {
-    text.trim()
-        .parse()
-        .map_err(|_| bad(format!("bad {what} '{}'", text.trim())))
-}
-
-/// Parses one line. `in_board` says whether a `BOARD` block is open (then `x,y,f` lines and `DONE`
-/// are expected). An empty line is `Ok(None)`.
-pub fn parse(line: &str, in_board: bool) -> Result<Option<Command>, ParseError> {
-    let line = line.trim();
-    if line.is_empty() {
-        return Ok(None);
-    }
-    let (word, rest) = match line.find(char::is_whitespace) {
-        Some(i) => (&line[..i], line[i..].trim()),
-        None => (line, ""),
-    };
-    let upper = word.to_ascii_uppercase();
-    if in_board && upper != "DONE" {
-        let mut parts = line.split(',');
-        let (Some(x), Some(y), Some(f), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Err(bad(format!("expected x,y,field or DONE, got '{line}'")));
-        };
-        let p = parse_point(&format!("{x},{y}"))?;
-        let field: u8 = parse_number(f, "field")?;
-        if !(1..=3).contains(&field) {
-            return Err(bad(format!(
-                "bad field {field} (1 own, 2 opponent, 3 mark)"
-            )));
-        }
-        return Ok(Some(Command::BoardLine(p, field)));
-    }
-    let no_args = |c: Command| {
-        if rest.is_empty() {
-            Ok(Some(c))
-        } else {
-            Err(bad(format!("{upper} takes no argument")))
-        }
-    };
-    match upper.as_str() {
-        "START" => Ok(Some(Command::Start(parse_number(rest, "board size")?))),
-        "RECTSTART" => {
-            let mut parts = rest.split(',');
-            let (Some(w), Some(h), None) = (parts.next(), parts.next(), parts.next()) else {
-                return Err(bad(format!("expected RECTSTART w,h, got '{line}'")));
-            };
-            Ok(Some(Command::RectStart(
-                parse_number(w, "width")?,
-                parse_number(h, "height")?,
-            )))
-        }
-        "RESTART" => no_args(Command::Restart),
-        "BEGIN" => no_args(Command::Begin),
-        "TURN" => Ok(Some(Command::Turn(parse_point(rest)?))),
-        "BOARD" => no_args(Command::Board),
-        "DONE" => no_args(Command::Done),
-        "TAKEBACK" => Ok(Some(Command::Takeback(parse_point(rest)?))),
-        "PLAY" => Ok(Some(Command::Play(parse_point(rest)?))),
-        "ABOUT" => no_args(Command::About),
-        "END" => no_args(Command::End),
-        "INFO" => {
-            let (key, value) = match rest.find(char::is_whitespace) {
-                Some(i) => (&rest[..i], rest[i..].trim()),
-                None => (rest, ""),
-            };
-            if key.is_empty() {
-                return Err(bad("INFO needs a key and a value"));
-            }
-            let info = match key.to_ascii_lowercase().as_str() {
-                "timeout_turn" => Info::TimeoutTurn(parse_number(value, "timeout_turn")?),
-                "timeout_match" => Info::TimeoutMatch(parse_number(value, "timeout_match")?),
-                "time_left" => Info::TimeLeft(parse_number(value, "time_left")?),
-                "max_memory" => Info::MaxMemory(parse_number(value, "max_memory")?),
-                "rule" => Info::Rule(parse_number(value, "rule")?),
-                other => Info::Other(other.to_string()),
-            };
-            Ok(Some(Command::Info(info)))
-        }
-        _ => Ok(Some(Command::Unknown(word.to_string()))),
-    }
-}
+use super::command::{parse, Command, Info};
 
 /// Who chooses the brain's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,32 +48,19 @@ impl Default for Options {
     }
 }
 
-/// What the manager told the brain about time and memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Limits {
-    timeout_turn: u64,
-    timeout_match: u64,
-    time_left: Option<u64>,
-    max_memory: u64,
-    rule: Rule,
-}
-
-/// Time kept back from every move for process and pipe overhead, in milliseconds.
-const MARGIN_MS: u64 = 40;
-/// Memory the brain needs besides its transposition table: the seed table (41 MiB), the class
-/// tables, the threat solver's tables and the process itself.
-const FIXED_MEMORY: u64 = 96 << 20;
-
 /// The protocol loop: one game's state and the answers.
 pub struct Brain<W: Write> {
     out: W,
     options: Options,
-    limits: Limits,
+    /// What the manager said about time and memory.
+    clock: Clock,
+    rule: Rule,
     engine: Option<Engine>,
     size: usize,
     /// Stones of an open `BOARD` block, and the first error in it.
     board_block: Option<BoardBlock>,
-    rng: u64,
+    /// The random and greedy players' generator.
+    rng: Xorshift64Star,
 }
 
 /// The stone lines of an open `BOARD` block (point, field) and the first error in it.
@@ -254,17 +80,12 @@ impl<W: Write> Brain<W> {
         Brain {
             out,
             options,
-            limits: Limits {
-                timeout_turn: 5000,
-                timeout_match: 0,
-                time_left: None,
-                max_memory: 0,
-                rule: Rule::Freestyle,
-            },
+            clock: Clock::default(),
+            rule: Rule::Freestyle,
             engine: None,
             size: 0,
             board_block: None,
-            rng: seed ^ 0x9E37_79B9_7F4A_7C15,
+            rng: player_rng(seed),
         }
     }
 
@@ -381,13 +202,8 @@ impl<W: Write> Brain<W> {
 
     /// A fresh engine for the current size and rule, with `stones` on the board.
     fn new_game(&mut self, stones: Vec<(Point, Color)>) {
-        let table = if self.limits.max_memory == 0 {
-            self.options.table_bytes
-        } else {
-            let spare = self.limits.max_memory.saturating_sub(FIXED_MEMORY) / 2;
-            (spare as usize).clamp(1 << 20, self.options.table_bytes)
-        };
-        let mut engine = Engine::new(self.size, self.limits.rule, table);
+        let table = self.clock.table_bytes(self.options.table_bytes);
+        let mut engine = Engine::new(self.size, self.rule, table);
         for (p, c) in stones {
             engine.make(p, c);
         }
@@ -403,11 +219,11 @@ impl<W: Write> Brain<W> {
 
     fn info(&mut self, info: Info) -> std::io::Result<()> {
         match info {
-            Info::TimeoutTurn(t) => self.limits.timeout_turn = t,
-            Info::TimeoutMatch(t) => self.limits.timeout_match = t,
-            Info::TimeLeft(t) => self.limits.time_left = Some(t),
+            Info::TimeoutTurn(t) => self.clock.timeout_turn = t,
+            Info::TimeoutMatch(t) => self.clock.timeout_match = t,
+            Info::TimeLeft(t) => self.clock.time_left = Some(t),
             Info::MaxMemory(m) => {
-                self.limits.max_memory = m;
+                self.clock.max_memory = m;
                 if self.engine.is_some() {
                     let stones = self.stones();
                     self.new_game(stones);
@@ -427,8 +243,8 @@ impl<W: Write> Brain<W> {
                 } else {
                     Rule::Freestyle
                 };
-                if rule != self.limits.rule {
-                    self.limits.rule = rule;
+                if rule != self.rule {
+                    self.rule = rule;
                     if self.engine.is_some() {
                         let stones = self.stones();
                         self.new_game(stones);
@@ -507,24 +323,6 @@ impl<W: Write> Brain<W> {
         self.answer()
     }
 
-    /// The time for this move, in milliseconds.
-    fn move_ms(&self, empties: usize) -> u64 {
-        let turn = if self.limits.timeout_turn == 0 {
-            100
-        } else {
-            self.limits.timeout_turn
-        };
-        let mut ms = turn;
-        if self.limits.timeout_match > 0 {
-            if let Some(left) = self.limits.time_left {
-                // Spread what is left over the moves the game may still take.
-                let moves_left = (empties as u64 / 4).max(10);
-                ms = ms.min(left / moves_left);
-            }
-        }
-        (ms * 3 / 4).saturating_sub(MARGIN_MS).max(5)
-    }
-
     /// Chooses and prints the brain's move.
     fn answer(&mut self) -> std::io::Result<()> {
         let started = Instant::now();
@@ -542,7 +340,7 @@ impl<W: Write> Brain<W> {
             Player::Engine => {
                 let budget = match self.options.nodes {
                     Some(nodes) => Budget::nodes(nodes),
-                    None => Budget::time(Duration::from_millis(self.move_ms(empties))),
+                    None => Budget::time(Duration::from_millis(self.clock.move_ms(empties))),
                 };
                 let engine = self.engine.as_mut().expect("checked above");
                 Some(engine.think(OWN, budget))
@@ -578,150 +376,13 @@ impl<W: Write> Brain<W> {
     }
 }
 
-/// xorshift64*: a small seeded generator for the random and greedy players.
-fn next_random(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
-
-fn empties(pos: &Position) -> Vec<Point> {
-    let n = pos.size() as u8;
-    (0..n)
-        .flat_map(|y| (0..n).map(move |x| Point::new(x, y)))
-        .filter(|&p| pos.stone(p).is_none())
-        .collect()
-}
-
-/// A uniformly random empty cell (the position must have one).
-#[must_use]
-pub fn random_move(pos: &Position, rng: &mut u64) -> Point {
-    let cells = empties(pos);
-    cells[(next_random(rng) % cells.len() as u64) as usize]
-}
-
-/// The one-ply greedy move of `me`: a five, else a block of the opponent's five, else the empty
-/// cell near the stones with the best static evaluation after the move (ties at random).
-#[must_use]
-pub fn greedy_move(pos: &Position, me: Color, rng: &mut u64) -> Point {
-    if let Some(p) = pos.threats(me).five.iter().next() {
-        return p;
-    }
-    if let Some(p) = pos.threats(!me).five.iter().next() {
-        return p;
-    }
-    let mut cells: Vec<Point> = empties(pos)
-        .into_iter()
-        .filter(|&p| pos.is_near(p))
-        .collect();
-    if cells.is_empty() {
-        cells = empties(pos);
-    }
-    let mut work = pos.clone();
-    let mut best = Vec::new();
-    let mut best_score = i32::MIN;
-    for p in cells {
-        work.make(p, me);
-        let score = -work.evaluate(!me);
-        work.unmake();
-        if score > best_score {
-            best_score = score;
-            best.clear();
-        }
-        if score == best_score {
-            best.push(p);
-        }
-    }
-    best[(next_random(rng) % best.len() as u64) as usize]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gomoku::pbrain::command::parse_point;
 
     fn p(x: u8, y: u8) -> Point {
         Point::new(x, y)
-    }
-
-    #[test]
-    fn parses_every_command() {
-        let ok = |line: &str| parse(line, false).unwrap().unwrap();
-        assert_eq!(ok("START 15"), Command::Start(15));
-        assert_eq!(ok("start 20\r"), Command::Start(20));
-        assert_eq!(ok("RECTSTART 20,15"), Command::RectStart(20, 15));
-        assert_eq!(ok("RESTART"), Command::Restart);
-        assert_eq!(ok("BEGIN"), Command::Begin);
-        assert_eq!(ok("TURN 7,8"), Command::Turn(p(7, 8)));
-        assert_eq!(ok("TURN 7, 8"), Command::Turn(p(7, 8)));
-        assert_eq!(ok("BOARD"), Command::Board);
-        assert_eq!(ok("DONE"), Command::Done);
-        assert_eq!(ok("TAKEBACK 3,4"), Command::Takeback(p(3, 4)));
-        assert_eq!(ok("PLAY 3,4"), Command::Play(p(3, 4)));
-        assert_eq!(ok("ABOUT"), Command::About);
-        assert_eq!(ok("END"), Command::End);
-        assert_eq!(
-            ok("INFO timeout_turn 5000"),
-            Command::Info(Info::TimeoutTurn(5000))
-        );
-        assert_eq!(
-            ok("INFO timeout_match 120000"),
-            Command::Info(Info::TimeoutMatch(120000))
-        );
-        assert_eq!(
-            ok("INFO time_left 1000"),
-            Command::Info(Info::TimeLeft(1000))
-        );
-        assert_eq!(
-            ok("INFO max_memory 367001600"),
-            Command::Info(Info::MaxMemory(367001600))
-        );
-        assert_eq!(ok("INFO rule 1"), Command::Info(Info::Rule(1)));
-        assert_eq!(
-            ok("INFO folder C:\\x y"),
-            Command::Info(Info::Other("folder".into()))
-        );
-        assert_eq!(ok("SWAP2BOARD"), Command::Unknown("SWAP2BOARD".into()));
-        assert_eq!(ok("HELLO world"), Command::Unknown("HELLO".into()));
-        assert_eq!(parse("   \r", false), Ok(None));
-        let board = |line: &str| parse(line, true).unwrap().unwrap();
-        assert_eq!(board("10,10,1"), Command::BoardLine(p(10, 10), 1));
-        assert_eq!(board("0,3,2\r"), Command::BoardLine(p(0, 3), 2));
-        assert_eq!(board("0,3,3"), Command::BoardLine(p(0, 3), 3));
-        assert_eq!(board("done"), Command::Done);
-    }
-
-    #[test]
-    fn rejects_malformed_lines() {
-        for line in [
-            "START",
-            "START x",
-            "START -1",
-            "START 15 16",
-            "RECTSTART 20",
-            "RECTSTART a,b",
-            "TURN",
-            "TURN 7",
-            "TURN 7,8,9",
-            "TURN a,b",
-            "TURN -1,3",
-            "TURN 300,3",
-            "TAKEBACK",
-            "PLAY x",
-            "BEGIN now",
-            "RESTART 1",
-            "INFO",
-            "INFO timeout_turn",
-            "INFO timeout_turn fast",
-            "INFO max_memory -5",
-            "INFO rule x",
-            "END now",
-        ] {
-            assert!(parse(line, false).is_err(), "{line:?} parsed");
-        }
-        for line in ["1,2", "1,2,", "1,2,4", "1,2,0", "a,b,1", "1,2,1,1", "BEGIN"] {
-            assert!(parse(line, true).is_err(), "{line:?} parsed in BOARD");
-        }
     }
 
     fn session(lines: &[&str], options: Options) -> Vec<String> {

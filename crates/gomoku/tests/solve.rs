@@ -3,10 +3,10 @@
 //! recall of the solver's VCF against the referee's exhaustive VCF; the small-board truths of Hsu et
 //! al. (no forced win on empty 5x5..8x8, nor after any first move); and a few hand-made rule cases.
 
-use stonelab_gomoku::dbs;
 use stonelab_gomoku::games::{plausible_game, Rng};
-use stonelab_gomoku::referee::{self, Referee};
-use stonelab_gomoku::tss::{solve, Limits, Mode};
+use stonelab_gomoku::search::dbs;
+use stonelab_gomoku::search::referee::{self, Referee};
+use stonelab_gomoku::search::{solve, Limits, Mode};
 use stonelab_gomoku::{parse_position, Board, Color, Grid, Point, Rule};
 
 /// A position: grid, rule, side to move.

@@ -8,13 +8,12 @@
 //! those `2 * reach` cells, 2 bits each (centre left out): 2^16 keys for freestyle, 2^20 for standard.
 //! An entry is one byte: the white class in the low nibble, the black class in the high nibble. RAM:
 //! 64 KiB (freestyle), 1 MiB (standard). Built lazily from the bit-parallel line code in
-//! [`crate::line`], one small evaluation per key a board can produce.
+//! [`super::line`], one small evaluation per key a board can produce.
 
 use std::sync::LazyLock;
 
-use rayon::prelude::*;
-
-use crate::line::{classes_at, LineStones};
+use super::line::{classes_at, LineStones};
+use super::windows::WindowTable;
 use crate::{Color, Rule};
 
 /// The class of an empty cell for one colour in one direction, weakest first. After a stone of that
@@ -71,10 +70,7 @@ impl Pattern {
 }
 
 /// The per-cell window table of one rule.
-pub struct PatternTable {
-    rule: Rule,
-    entries: Box<[u8]>,
-}
+pub struct PatternTable(WindowTable);
 
 static FREESTYLE: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Freestyle));
 static STANDARD: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Standard));
@@ -89,49 +85,42 @@ impl PatternTable {
         }
     }
 
-    /// Builds the table of `rule` from scratch.
+    /// Builds the table of `rule` from scratch (keys no board can produce stay 0).
     #[must_use]
     pub fn build(rule: Rule) -> PatternTable {
-        let keys = 1usize << (4 * rule.reach());
-        let mut entries = vec![0u8; keys].into_boxed_slice();
-        entries
-            .par_chunks_mut(1 << 12)
-            .enumerate()
-            .for_each(|(chunk, out)| {
-                for (i, slot) in out.iter_mut().enumerate() {
-                    let key = (chunk << 12 | i) as u32;
-                    if is_board_window(key, rule) {
-                        let [w, b] = classes_at(window_line(key, rule), rule.reach() as u32, rule);
-                        *slot = w as u8 | (b as u8) << 4;
-                    }
-                }
-            });
-        PatternTable { rule, entries }
+        PatternTable(WindowTable::build(rule, |key| {
+            if is_board_window(key, rule) {
+                let [w, b] = classes_at(window_line(key, rule), rule.reach() as u32, rule);
+                w as u8 | (b as u8) << 4
+            } else {
+                0
+            }
+        }))
     }
 
     #[must_use]
     pub fn rule(&self) -> Rule {
-        self.rule
+        self.0.rule()
     }
 
     /// The classes (white, black) of the centre of a window key.
     #[inline]
     #[must_use]
     pub fn lookup(&self, key: u32) -> u8 {
-        self.entries[key as usize]
+        self.0.lookup(key)
     }
 
     /// The class of colour `c` of the centre of a window key.
     #[inline]
     #[must_use]
     pub fn pattern(&self, key: u32, c: Color) -> Pattern {
-        Pattern::from_bits(self.lookup(key) >> (4 * c.index()) & 0xF)
+        Pattern::from_bits(self.0.nibble(key, c))
     }
 
     /// The table's size in bytes.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.entries.len()
+        self.0.bytes()
     }
 }
 

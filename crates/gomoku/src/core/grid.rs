@@ -1,7 +1,7 @@
 //! A plain square grid of stones (the unvalidated "setup"): what parsers produce and what the naive
 //! reference scans. The fast [`Board`](crate::Board) is built from one.
 
-use crate::bitboard::{MAX_SIZE, MIN_SIZE};
+use crate::core::bitboard::{MAX_SIZE, MIN_SIZE};
 use crate::{Color, Point};
 
 /// A board size outside 5 ..= 20.

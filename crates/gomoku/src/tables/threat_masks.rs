@@ -5,14 +5,14 @@
 //!
 //! Built lazily on first use, in parallel: each chunk of codes decodes its first code and then walks the
 //! codes in skew-counting order (each step changes one or two digits), keeping the line's white, black
-//! and on-board masks up to date, and evaluates [`line::seed_mask`] (a few dozen bit operations).
+//! and on-board masks up to date, and evaluates [`line::threat_mask`] (a few dozen bit operations).
 
 use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
-use crate::line::{self, LineStones};
-use crate::skew::{decode, CODE_COUNT, LINE_CELLS};
+use crate::tables::line::{self, LineStones};
+use crate::tables::skew::{decode, CODE_COUNT, LINE_CELLS};
 use crate::Rule;
 
 const ALL_CELLS: u32 = (1 << LINE_CELLS) - 1;
@@ -20,13 +20,15 @@ const NO_EDGE: usize = LINE_CELLS;
 const CHUNK: usize = 1 << 15;
 
 /// The seed's table for one rule.
-pub struct SeedTable {
+pub struct ThreatMaskTable {
     rule: Rule,
     entries: Box<[u16]>,
 }
 
-static FREESTYLE: LazyLock<SeedTable> = LazyLock::new(|| SeedTable::build(Rule::Freestyle));
-static STANDARD: LazyLock<SeedTable> = LazyLock::new(|| SeedTable::build(Rule::Standard));
+static FREESTYLE: LazyLock<ThreatMaskTable> =
+    LazyLock::new(|| ThreatMaskTable::build(Rule::Freestyle));
+static STANDARD: LazyLock<ThreatMaskTable> =
+    LazyLock::new(|| ThreatMaskTable::build(Rule::Standard));
 
 /// A line being counted through in skew-ternary order.
 struct Counter {
@@ -93,10 +95,10 @@ impl Counter {
     }
 }
 
-impl SeedTable {
+impl ThreatMaskTable {
     /// The shared table of `rule`, built on first use.
     #[must_use]
-    pub fn get(rule: Rule) -> &'static SeedTable {
+    pub fn get(rule: Rule) -> &'static ThreatMaskTable {
         match rule {
             Rule::Freestyle => &FREESTYLE,
             Rule::Standard => &STANDARD,
@@ -105,7 +107,7 @@ impl SeedTable {
 
     /// Builds the table of `rule` from scratch (all cores, via rayon).
     #[must_use]
-    pub fn build(rule: Rule) -> SeedTable {
+    pub fn build(rule: Rule) -> ThreatMaskTable {
         let mut entries = vec![0u16; CODE_COUNT].into_boxed_slice();
         entries
             .par_chunks_mut(CHUNK)
@@ -119,7 +121,7 @@ impl SeedTable {
                         // Four codes in a row differ only in digit 0: empty, white, black, edge.
                         let base = counter.line;
                         let mut with = |j: usize, l: LineStones| {
-                            out[i + j] = line::seed_mask(l, rule) as u16;
+                            out[i + j] = line::threat_mask(l, rule) as u16;
                         };
                         with(0, base);
                         with(
@@ -148,7 +150,7 @@ impl SeedTable {
                         counter.step();
                         i += 4;
                     } else {
-                        out[i] = line::seed_mask(counter.line, rule) as u16;
+                        out[i] = line::threat_mask(counter.line, rule) as u16;
                         if i + 1 < n {
                             counter.step();
                         }
@@ -156,7 +158,7 @@ impl SeedTable {
                     }
                 }
             });
-        SeedTable { rule, entries }
+        ThreatMaskTable { rule, entries }
     }
 
     #[must_use]
@@ -187,7 +189,7 @@ impl SeedTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skew::encode;
+    use crate::tables::skew::encode;
 
     #[test]
     fn counter_walks_codes_in_order() {

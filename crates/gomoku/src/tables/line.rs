@@ -122,7 +122,7 @@ pub const fn five_points(line: LineStones, rule: Rule) -> [u32; 2] {
 /// move, so the local open four equals the seed's "two five points after the move".)
 #[inline]
 #[must_use]
-pub const fn seed_mask(line: LineStones, rule: Rule) -> u32 {
+pub const fn threat_mask(line: LineStones, rule: Rule) -> u32 {
     let (own, free) = line.packed();
     let (five, left, right) = fives_and_partners(own, free, rule);
     let open = left & right & !five;
@@ -139,7 +139,7 @@ pub const fn seed_mask(line: LineStones, rule: Rule) -> u32 {
 /// seed's literal sense (empty, not a five point, and afterwards the line has at least two five points
 /// of that colour, wherever they are).
 #[must_use]
-pub fn seed_lists(line: LineStones, rule: Rule) -> [(u32, u32); 2] {
+pub fn threat_lists(line: LineStones, rule: Rule) -> [(u32, u32); 2] {
     let fives = five_points(line, rule);
     let mut out = [(fives[0], 0), (fives[1], 0)];
     let empty = line.empty();
@@ -247,7 +247,7 @@ mod tests {
     fn straight_four_points() {
         // ..XXX.. : two open-four points for black, none for white.
         let l = line("..XXX..");
-        assert_eq!(seed_mask(l, Rule::Freestyle), 0b0100010);
+        assert_eq!(threat_mask(l, Rule::Freestyle), 0b0100010);
         let c = classes(l, Rule::Freestyle);
         assert_eq!(c[1].open_four, 0b0100010);
         assert_eq!(c[1].four, 0b1000001);

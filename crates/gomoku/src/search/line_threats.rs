@@ -2,7 +2,7 @@
 //! each line through it, the threat it makes with its gain square (the move), cost squares (the
 //! defender's answers on that line) and rest squares (the attacker's stones it builds on).
 //!
-//! The solver ([`crate::tss`]) works from the same classes on the whole board; this listing is the
+//! The solver ([`super::tss`]) works from the same classes on the whole board; this listing is the
 //! per-line view, for display and for engines that order moves by threat.
 
 use crate::{Board, Color, Direction, Pattern, Point};
@@ -51,7 +51,7 @@ fn line_cells(board: &Board, g: Point, d: Direction) -> Vec<(i32, Point)> {
 
 /// Every threat `c` can make with one move, sorted by gain square (row, then column), direction.
 #[must_use]
-pub fn threats(board: &Board, c: Color) -> Vec<Threat> {
+pub fn line_threats(board: &Board, c: Color) -> Vec<Threat> {
     let mut b = board.clone();
     let mut out = Vec::new();
     let n = board.size() as u8;
@@ -150,37 +150,35 @@ mod tests {
         Board::from_grid(&parse_position(text, None).unwrap().grid, rule)
     }
 
+    /// The horizontal threat with gain square `g`.
+    fn horizontal(t: &[Threat], g: Point) -> &Threat {
+        t.iter()
+            .find(|t| t.gain == g && t.direction == Direction::Horizontal)
+            .unwrap()
+    }
+
     #[test]
     fn kinds_cost_and_rest() {
         let b = board(
             "........\n........\n..XX....\n........\n........\n........\n........\n........\n",
             Rule::Freestyle,
         );
-        let t = threats(&b, Color::Black);
-        let three = t
-            .iter()
-            .find(|t| t.gain == Point::new(4, 2) && t.direction == Direction::Horizontal)
-            .unwrap();
+        let t = line_threats(&b, Color::Black);
+        let three = horizontal(&t, Point::new(4, 2));
         assert_eq!(three.kind, ThreatKind::Three);
         assert_eq!(three.rest, vec![Point::new(2, 2), Point::new(3, 2)]);
         // . . X X X . . . : the defender answers at b or f (next to the three), or a/g? Only the
         // squares that leave no straight four.
         assert!(three.cost.contains(&Point::new(1, 2)) && three.cost.contains(&Point::new(5, 2)));
-        let broken = t
-            .iter()
-            .find(|t| t.gain == Point::new(5, 2) && t.direction == Direction::Horizontal)
-            .unwrap();
+        let broken = horizontal(&t, Point::new(5, 2));
         assert_eq!(broken.kind, ThreatKind::BrokenThree);
 
         let b = board(
             "........\n........\n.OXXX...\n........\n........\n........\n........\n........\n",
             Rule::Freestyle,
         );
-        let t = threats(&b, Color::Black);
-        let four = t
-            .iter()
-            .find(|t| t.gain == Point::new(5, 2) && t.direction == Direction::Horizontal)
-            .unwrap();
+        let t = line_threats(&b, Color::Black);
+        let four = horizontal(&t, Point::new(5, 2));
         assert_eq!(four.kind, ThreatKind::Four);
         assert_eq!(four.cost, vec![Point::new(6, 2)]);
     }

@@ -1,5 +1,5 @@
 //! Dependency-based search in threat space (Allis, "Go-Moku and Threat-Space Search", ch. 3 and 5),
-//! the first stage of [`crate::tss::solve`].
+//! the first stage of [`super::solve`].
 //!
 //! **Threat space.** A node is a set of attacker threats played one after the other: each threat is
 //! a gain square (the attacker's move, one line through it) and its cost squares (the defender's
@@ -22,7 +22,7 @@
 //!
 //! **Refutation check.** Threat space ignores the defender's own threats. Each goal node's gain
 //! squares are therefore a *candidate* sequence, verified on the real board by
-//! [`crate::tss`]'s search restricted to those squares (and the attacker's win moves and forced
+//! [`super::tss`]'s search restricted to those squares (and the attacker's win moves and forced
 //! blocks), where the defender may play any cost square and any counter-four or counter-five. A
 //! refuted candidate is remembered and the search goes on. Only a verified proof tree is reported, so
 //! a proof from here is exactly as sound as one from the full search; a failure here proves nothing
@@ -31,7 +31,8 @@
 use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
-use crate::tss::{self, five_points, influence_line, minus, win_moves, Limits, Mode, Proof};
+use super::primitives::{five_points, influence_line, minus, win_moves, Limits, Mode, Proof};
+use super::tss;
 use crate::{Bitboard, Board, Color, Direction, Pattern, Point};
 
 /// Knobs of the dependency-based search.
@@ -64,7 +65,7 @@ impl Default for Options {
 /// What the dependency-based search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DbsOutcome {
-    /// A real-board proof (checked like any proof of [`crate::tss::solve`]).
+    /// A real-board proof (checked like any proof of [`super::solve`]).
     pub proof: Option<Proof>,
     /// Work done: threat-space moves plus the verifier's real-board nodes.
     pub nodes: u64,
@@ -552,7 +553,8 @@ impl Dbs<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse_position, referee, Rule};
+    use crate::search::referee;
+    use crate::{parse_position, Rule};
 
     /// A 10x10 standard-rule position (found by searching random games for one) where White's only
     /// threat-space win joins two independent threat trees: the dependency stage alone finds no
@@ -598,7 +600,7 @@ mod tests {
         assert!(without.proof.is_none(), "dependency stage alone finds it");
         assert_eq!(without.combination_nodes, 0);
         // The full solver finds a win too (the combination stage runs first inside it).
-        let out = tss::solve(&board, Color::White, Mode::Vcf, &lim);
+        let out = super::super::solve(&board, Color::White, Mode::Vcf, &lim);
         referee::check_proof(&grid, Rule::Standard, Color::White, &out.proof.unwrap()).unwrap();
     }
 

@@ -164,7 +164,7 @@ pub fn check_proof(
     grid: &Grid,
     rule: Rule,
     attacker: Color,
-    proof: &crate::tss::Proof,
+    proof: &crate::search::Proof,
 ) -> Result<u64, Refutation> {
     let mut r = Referee::new(grid, rule);
     let mut line = Vec::new();
@@ -183,11 +183,11 @@ fn refute(line: &[Point], reason: impl Into<String>) -> Refutation {
 fn check_attack(
     r: &mut Referee,
     a: Color,
-    proof: &crate::tss::Proof,
+    proof: &crate::search::Proof,
     line: &mut Vec<Point>,
     count: &mut u64,
 ) -> Result<(), Refutation> {
-    use crate::tss::Proof;
+    use crate::search::Proof;
     match proof {
         Proof::Five(p) => {
             if !r.grid.contains(*p) || !r.makes_five(*p, a) {
@@ -212,7 +212,7 @@ fn check_attack(
 fn check_defence(
     r: &mut Referee,
     a: Color,
-    replies: &[(Point, crate::tss::Proof)],
+    replies: &[(Point, crate::search::Proof)],
     line: &mut Vec<Point>,
     count: &mut u64,
 ) -> Result<(), Refutation> {

@@ -4,7 +4,7 @@
 //! - the seed's glyphs: `●` black, `○` white, any of `┌┬┐├┼┤└┴┘` empty;
 //! - a move list such as `h8 i9 h9`: column letter from `a`, row 1 at the bottom, Black first.
 
-use crate::bitboard::{MAX_SIZE, MIN_SIZE};
+use crate::core::bitboard::{MAX_SIZE, MIN_SIZE};
 use crate::{Bitboard, Color, Grid, Point};
 
 const EMPTY_GLYPHS: &str = "┌┬┐├┼┤└┴┘";

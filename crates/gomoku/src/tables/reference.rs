@@ -155,7 +155,7 @@ pub fn seed_open_fours(line: &Line, c: Color, rule: Rule) -> u32 {
 
 /// The seed's mask: per colour the five points if any, else the open-four points; union of both.
 #[must_use]
-pub fn seed_mask(line: &Line, rule: Rule) -> u32 {
+pub fn threat_mask(line: &Line, rule: Rule) -> u32 {
     let buf = Buf::new(line);
     Color::ALL
         .into_iter()
@@ -225,7 +225,7 @@ fn mask_points(pts: &[Point], mask: u32, out: &mut Bitboard) {
 pub fn threats(grid: &Grid, rule: Rule) -> Bitboard {
     let mut out = Bitboard::EMPTY;
     scan(grid, |_, pts, cells| {
-        mask_points(pts, seed_mask(cells, rule), &mut out)
+        mask_points(pts, threat_mask(cells, rule), &mut out)
     });
     out
 }
@@ -233,7 +233,7 @@ pub fn threats(grid: &Grid, rule: Rule) -> Bitboard {
 /// Per colour (white, black): the union over all lines of the five points and of the seed's
 /// (unfiltered) open-four points.
 #[must_use]
-pub fn seed_lists(grid: &Grid, rule: Rule) -> [(Bitboard, Bitboard); 2] {
+pub fn threat_lists(grid: &Grid, rule: Rule) -> [(Bitboard, Bitboard); 2] {
     let mut out = [(Bitboard::EMPTY, Bitboard::EMPTY); 2];
     scan(grid, |_, pts, cells| {
         for c in Color::ALL {
@@ -281,11 +281,11 @@ mod tests {
     fn seed_rows_by_hand() {
         // Seed row 174 drawn with position 0 first: ..OOO.......... -> points 1 and 5.
         assert_eq!(
-            seed_mask(&line("..OOO.........."), Rule::Freestyle),
+            threat_mask(&line("..OOO.........."), Rule::Freestyle),
             0b100010
         );
         // Row 175: O.OOO -> the five point 1 only.
-        assert_eq!(seed_mask(&line("O.OOO.........."), Rule::Freestyle), 0b10);
+        assert_eq!(threat_mask(&line("O.OOO.........."), Rule::Freestyle), 0b10);
     }
 
     #[test]

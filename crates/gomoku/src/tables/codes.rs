@@ -2,9 +2,9 @@
 //! line, its skew-ternary code (lines of at most 15 cells; the seed's `sk3board_*`), its white and black
 //! stone masks, and its string of 2-bit cell codes (for the per-cell pattern windows).
 
-use crate::geometry::{Geometry, MAX_LINES};
-use crate::line::LineStones;
-use crate::skew::{empty_line_code, LINE_CELLS};
+use crate::tables::geometry::{Geometry, MAX_LINES};
+use crate::tables::line::LineStones;
+use crate::tables::skew::{empty_line_code, LINE_CELLS};
 use crate::{Color, Grid, Point};
 
 /// Edge cells (code 3) kept on each side of a line's 2-bit string, enough for any pattern window.
@@ -132,7 +132,7 @@ impl LineCodes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skew::WEIGHTS;
+    use crate::tables::skew::WEIGHTS;
 
     /// The seed's `init`/`make` on 15x15 (with the `basesk3[-1]` slip fixed: the full-length main
     /// diagonal and anti-diagonal get no edge digit), replayed literally.
@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn codes_match_the_seed_formulas() {
-        let mut rng = crate::games::Rng::new(7);
+        let mut rng = stonelab_rand::Xorshift64Star::new(7);
         let mut stones = Vec::new();
         let mut grid = Grid::new(15).unwrap();
         for _ in 0..120 {

@@ -8,8 +8,8 @@
 
 use std::sync::LazyLock;
 
-use crate::bitboard::{MAX_SIZE, MIN_SIZE};
-use crate::skew::{digit_of_cell, LINE_CELLS, WEIGHTS};
+use crate::core::bitboard::{MAX_SIZE, MIN_SIZE};
+use crate::tables::skew::{digit_of_cell, LINE_CELLS, WEIGHTS};
 use crate::{Direction, Point};
 
 /// The most lines a board has (20x20: 118).

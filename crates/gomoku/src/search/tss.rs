@@ -12,7 +12,7 @@
 //!
 //! Because the defender's replies at every node are all the moves that do not lose at once (a move
 //! that leaves a win move of the attacker open and makes no four loses to that win move), a proof is a
-//! win against every defence; the independent [`crate::referee`] checks this on every claim in the
+//! win against every defence; the independent [`super::referee`] checks this on every claim in the
 //! tests. Modes: VCF (fours only) and VCT (fours and threes). Iterative deepening on the number of
 //! attacker moves (1, 2, 3, then steps of three), a table of positions already failed at a depth (or
 //! at every depth, when no depth cut-off touched the failure; the deepening then stops), and limits
@@ -21,266 +21,13 @@
 //! (a killer move).
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::{Bitboard, Board, Color, Direction, Pattern, Point};
-
-/// Which threats the attacker may play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    /// Victory by continuous fours: every attacker move makes a five point.
-    Vcf,
-    /// Victory by continuous threats: fours and threes.
-    Vct,
-}
-
-impl Mode {
-    /// The lower-case name used on the command line.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Vcf => "vcf",
-            Mode::Vct => "vct",
-        }
-    }
-}
-
-/// Limits of one search. The search stops (and reports no win) when one is reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// The most attacker moves in a winning line, the five included.
-    pub depth: u32,
-    /// The most nodes (attacker and defender moves tried).
-    pub nodes: u64,
-    /// The most wall-clock time.
-    pub time: Option<Duration>,
-}
-
-impl Limits {
-    /// Default limits of a mode: depth 40 for VCF (fours are forcing and few), 12 for VCT; a million
-    /// nodes; no time limit.
-    #[must_use]
-    pub const fn for_mode(mode: Mode) -> Limits {
-        Limits {
-            depth: match mode {
-                Mode::Vcf => 40,
-                Mode::Vct => 12,
-            },
-            nodes: 1_000_000,
-            time: None,
-        }
-    }
-}
-
-/// A winning strategy of the attacker, the attacker to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// The attacker completes a five on this point.
-    Five(Point),
-    /// The attacker plays `attack`, a threat. `replies` lists the defender's answers that need an
-    /// answer of their own, each with the attacker's winning continuation; every other defender move
-    /// loses at once (it leaves a five point of the attacker open, or a win move of the attacker and no
-    /// four of the defender's). The first reply is the principal one (the forced block, a cost square).
-    Threat {
-        attack: Point,
-        replies: Vec<(Point, Proof)>,
-    },
-}
-
-impl Proof {
-    /// The principal line: attacker move, the defender's first listed reply, ..., the attacker's five.
-    #[must_use]
-    pub fn line(&self) -> Vec<Point> {
-        let mut out = Vec::new();
-        let mut node = self;
-        loop {
-            match node {
-                Proof::Five(p) => {
-                    out.push(*p);
-                    return out;
-                }
-                Proof::Threat { attack, replies } => {
-                    out.push(*attack);
-                    let (reply, next) = &replies[0];
-                    out.push(*reply);
-                    node = next;
-                }
-            }
-        }
-    }
-
-    /// The number of positions in the tree (attacker moves, defender replies).
-    #[must_use]
-    pub fn size(&self) -> usize {
-        match self {
-            Proof::Five(_) => 1,
-            Proof::Threat { replies, .. } => {
-                1 + replies.iter().map(|(_, p)| 1 + p.size()).sum::<usize>()
-            }
-        }
-    }
-}
-
-/// What a search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// A win, if one was found.
-    pub proof: Option<Proof>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Whether a limit of nodes or time stopped the search (a "no win" is then not the end of it).
-    pub aborted: bool,
-}
-
-/// Zobrist keys: one per colour and point of a 20x20 board.
-static ZOBRIST: LazyLock<[[u64; 400]; 2]> = LazyLock::new(|| {
-    let mut state = 0x5EED_0002_u64;
-    let mut next = || {
-        // splitmix64
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let mut keys = [[0; 400]; 2];
-    for c in &mut keys {
-        for k in c.iter_mut() {
-            *k = next();
-        }
-    }
-    keys
-});
-
-#[inline]
-fn key(p: Point, c: Color) -> u64 {
-    ZOBRIST[c.index()][p.y as usize * 20 + p.x as usize]
-}
-
-/// The attacker's five points (empty cells where a stone of `c` completes a five).
-#[must_use]
-pub fn five_points(board: &Board, c: Color) -> Bitboard {
-    board.pattern_sets(c).five
-}
-
-/// The moves of `c` that make at least two five points at once, or a five: a straight four (open
-/// four) or a double four. With no five point of the opponent on the board, such a move wins.
-#[must_use]
-pub fn win_moves(board: &Board, c: Color) -> Bitboard {
-    let sets = board.pattern_sets(c);
-    let mut out = sets.five | sets.open_four;
-    for p in sets.four.iter() {
-        if out.contains(p) {
-            continue;
-        }
-        let fours = board
-            .patterns(p, c)
-            .iter()
-            .filter(|&&k| k >= Pattern::Four)
-            .count();
-        if fours >= 2 {
-            out.insert(p);
-        }
-    }
-    out
-}
-
-/// Whether the empty point `w` is a win move of `c` (see [`win_moves`]), from its own classes.
-fn is_win_move(board: &Board, w: Point, c: Color) -> bool {
-    let k = board.patterns(w, c);
-    k.iter().any(|&k| k >= Pattern::OpenFour)
-        || k.iter().filter(|&&k| k >= Pattern::Four).count() >= 2
-}
-
-/// The moves of `c` that make at least one five point (fours, straight fours, double fours), fives
-/// left out.
-#[must_use]
-pub fn four_moves(board: &Board, c: Color) -> Bitboard {
-    let sets = board.pattern_sets(c);
-    minus(sets.four | sets.open_four, sets.five)
-}
-
-/// The moves of `c` that make a three: afterwards `c` has a move that makes a straight four.
-#[must_use]
-pub fn three_moves(board: &Board, c: Color) -> Bitboard {
-    let sets = board.pattern_sets(c);
-    minus(sets.open_three, sets.five | sets.open_four | sets.four)
-}
-
-pub(crate) fn minus(a: Bitboard, b: Bitboard) -> Bitboard {
-    let mut out = a;
-    for (r, s) in out.rows.iter_mut().zip(b.rows) {
-        *r &= !s;
-    }
-    out
-}
-
-/// The empty cells whose stone could change the class of `w` in some direction: `w` itself and the
-/// cells within the rule's reach of it on its four lines.
-#[must_use]
-pub fn influence(board: &Board, w: Point) -> Bitboard {
-    let n = board.size() as i32;
-    let reach = board.rule().reach() as i32;
-    let mut out = Bitboard::EMPTY;
-    out.insert(w);
-    for d in Direction::ALL {
-        let (dx, dy) = d.step();
-        for k in -reach..=reach {
-            let (x, y) = (i32::from(w.x) + k * dx, i32::from(w.y) + k * dy);
-            if (0..n).contains(&x) && (0..n).contains(&y) {
-                let q = Point::new(x as u8, y as u8);
-                if board.stone(q).is_none() {
-                    out.insert(q);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The empty squares where a stone could take the win move `w` away from `c`: `w` and the squares
-/// within reach on the lines where `w` makes at least a four.
-fn spoilers(board: &Board, w: Point, c: Color) -> Bitboard {
-    let n = board.size() as i32;
-    let reach = board.rule().reach() as i32;
-    let mut out = Bitboard::EMPTY;
-    out.insert(w);
-    for d in Direction::ALL {
-        if board.pattern(w, d, c) < Pattern::Four {
-            continue;
-        }
-        let (dx, dy) = d.step();
-        for k in -reach..=reach {
-            let (x, y) = (i32::from(w.x) + k * dx, i32::from(w.y) + k * dy);
-            if (0..n).contains(&x) && (0..n).contains(&y) {
-                let q = Point::new(x as u8, y as u8);
-                if board.stone(q).is_none() {
-                    out.insert(q);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The squares on the four lines through `g` within the rule's reach (whatever they hold): a three
-/// there shares a line with `g`, so it may depend on it.
-pub(crate) fn influence_line(board: &Board, g: Point) -> Bitboard {
-    let n = board.size() as i32;
-    let reach = board.rule().reach() as i32;
-    let mut out = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        let (dx, dy) = d.step();
-        for k in -reach..=reach {
-            let (x, y) = (i32::from(g.x) + k * dx, i32::from(g.y) + k * dy);
-            if (0..n).contains(&x) && (0..n).contains(&y) {
-                out.insert(Point::new(x as u8, y as u8));
-            }
-        }
-    }
-    out
-}
+use super::primitives::{
+    five_points, four_moves, influence_line, is_win_move, key, minus, spoilers, three_moves,
+    win_moves, Limits, Mode, Outcome, Proof,
+};
+use crate::{Bitboard, Board, Color, Point};
 
 /// The searcher: one board, the attacker, the mode, the limits and the counters.
 struct Search {
@@ -299,7 +46,7 @@ struct Search {
     limited: bool,
     /// The attacker's moves on the current line (the gain squares so far).
     gains: Vec<Point>,
-    /// When set (the verifier of [`crate::dbs`]), the attacker's threats are only these squares, in
+    /// When set (the verifier of [`super::dbs`]), the attacker's threats are only these squares, in
     /// this order (win moves and forced blocks are always tried).
     allowed: Option<Vec<Point>>,
     /// With `allowed`: also every four of the attacker (after the allowed squares).
@@ -307,40 +54,6 @@ struct Search {
     /// Per number of attacker moves left: the defender's reply that last held (refuted the
     /// attacker's threat). Tried first among the replies at the same depth, as a killer move.
     killers: Vec<Option<Point>>,
-}
-
-/// Searches for a win of `attacker`, who moves next (whatever the stone counts say: when the other
-/// side is to move, this is the threat it faces if it passes). The board must hold no five.
-///
-/// Two stages: first the dependency-based search of [`crate::dbs`] (threat space, with its
-/// combination stage; every candidate it finds is verified on the real board by this module's
-/// search restricted to the candidate's squares), then, when it proves nothing, the full real-board
-/// search below with what is left of the limits. A proof is always a real-board proof tree.
-#[must_use]
-pub fn solve(board: &Board, attacker: Color, mode: Mode, limits: &Limits) -> Outcome {
-    let start = Instant::now();
-    let first = crate::dbs::search(
-        board,
-        attacker,
-        mode,
-        limits,
-        &crate::dbs::Options::default(),
-    );
-    if first.proof.is_some() {
-        return Outcome {
-            proof: first.proof,
-            nodes: first.nodes,
-            aborted: false,
-        };
-    }
-    let rest = Limits {
-        nodes: limits.nodes.saturating_sub(first.nodes),
-        time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
-        ..*limits
-    };
-    let mut out = search(board, attacker, mode, &rest);
-    out.nodes += first.nodes;
-    out
 }
 
 /// The depths of the iterative deepening: 1, 2, 3, then three attacker moves more each time, up
@@ -359,19 +72,7 @@ fn deepening(max: u32) -> impl Iterator<Item = u32> {
 #[must_use]
 pub fn search(board: &Board, attacker: Color, mode: Mode, limits: &Limits) -> Outcome {
     let mut s = Search::new(board, attacker, mode, limits, None);
-    let mut proof = None;
-    for depth in deepening(limits.depth) {
-        s.limited = false;
-        proof = s.attack(depth);
-        if proof.is_some() || s.aborted || !s.limited {
-            break;
-        }
-    }
-    Outcome {
-        proof,
-        nodes: s.nodes,
-        aborted: s.aborted,
-    }
+    s.deepen(deepening(limits.depth))
 }
 
 /// The real-board search restricted to a candidate sequence: the attacker's threats are the squares
@@ -390,22 +91,28 @@ pub(crate) fn verify(
 ) -> Outcome {
     let mut s = Search::new(board, attacker, mode, limits, Some(order));
     s.fours_anywhere = fours_anywhere;
-    let mut proof = None;
-    for d in 1..=depth {
-        s.limited = false;
-        proof = s.attack(d);
-        if proof.is_some() || s.aborted || !s.limited {
-            break;
-        }
-    }
-    Outcome {
-        proof,
-        nodes: s.nodes,
-        aborted: s.aborted,
-    }
+    s.deepen(1..=depth)
 }
 
 impl Search {
+    /// Iterative deepening over `depths` (numbers of attacker moves), until a proof, a limit, or a
+    /// failure that no depth cut-off touched (a deeper search would fail the same way).
+    fn deepen(&mut self, depths: impl Iterator<Item = u32>) -> Outcome {
+        let mut proof = None;
+        for depth in depths {
+            self.limited = false;
+            proof = self.attack(depth);
+            if proof.is_some() || self.aborted || !self.limited {
+                break;
+            }
+        }
+        Outcome {
+            proof,
+            nodes: self.nodes,
+            aborted: self.aborted,
+        }
+    }
+
     fn new(
         board: &Board,
         attacker: Color,
@@ -675,6 +382,7 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::solve;
     use crate::{parse_position, Rule};
 
     fn board(text: &str, rule: Rule) -> Board {

@@ -1,0 +1,50 @@
+//! The engine's tuning numbers, named: how one move's budget is split between the threat searches,
+//! the defences and alpha-beta, the search's shape, and the Gomocup clock's margins ([`super::time`]).
+//! Changing any of these changes the engine's moves and the bench signature.
+
+/// The most moves tried at a node that is not the root (best first).
+pub const BREADTH: usize = 24;
+/// The fewest nodes a threat search gets under a node budget.
+pub const TSS_FLOOR: u64 = 20_000;
+/// Alpha-beta's best moves checked for an opponent threat sequence afterwards.
+pub const SAFETY_CHECKS: usize = 5;
+/// The deepest iteration.
+pub const MAX_DEPTH: i32 = 64;
+
+/// The budget shares are in hundredths of the move's budget.
+pub const PERCENT: u32 = 100;
+/// Share of the move's budget for the engine's own VCF.
+pub const OWN_VCF_SHARE: u32 = 10;
+/// Share of the move's budget for the engine's own VCT.
+pub const OWN_VCT_SHARE: u32 = 15;
+/// Share of the move's budget for each search of the opponent's threat (VCF, then VCT).
+pub const OPPONENT_THREAT_SHARE: u32 = 10;
+/// Share of the move's budget for finding the defences against the opponent's threat.
+pub const DEFENCE_SHARE: u32 = 35;
+/// The fewest nodes the defences get under a node budget.
+pub const DEFENCE_FLOOR: u64 = 5 * TSS_FLOOR;
+/// Nodes of each try in the defences' first round (later rounds grow it).
+pub const DEFENCE_FIRST_TRY: u64 = TSS_FLOOR / 16;
+/// Share of the time left that alpha-beta gets; the rest is the reserve for the safety checks.
+pub const ALPHABETA_TIME_SHARE: u32 = 85;
+/// The safety checks get the time left divided by this.
+pub const SAFETY_CHECK_TIME_DIVISOR: u32 = 5;
+
+/// Gomocup clock: time kept back from every move for process and pipe overhead, in milliseconds.
+pub const MARGIN_MS: u64 = 40;
+/// Gomocup clock: the turn time assumed when the manager sends `timeout_turn 0` ("as fast as
+/// possible"), in milliseconds.
+pub const FAST_TURN_MS: u64 = 100;
+/// Gomocup clock: the turn time before the manager sends any, in milliseconds.
+pub const DEFAULT_TURN_MS: u64 = 5000;
+/// Gomocup clock: the fraction of a turn the engine plans to use (numerator, denominator).
+pub const TURN_USE: (u64, u64) = (3, 4);
+/// Gomocup clock: the moves still to play are guessed as the empty cells divided by this ...
+pub const EMPTIES_PER_MOVE: u64 = 4;
+/// ... and at least this many.
+pub const MIN_MOVES_LEFT: u64 = 10;
+/// Gomocup clock: the shortest time a move gets, in milliseconds.
+pub const MIN_MOVE_MS: u64 = 5;
+/// Memory the brain needs besides its transposition table: the threat-mask table (41 MiB), the
+/// class tables, the threat solver's tables and the process itself.
+pub const FIXED_MEMORY: u64 = 96 << 20;

@@ -1,0 +1,121 @@
+//! Time control for the Gomocup protocol: what the manager said about time and memory
+//! ([`Clock`]), and from it the milliseconds for one move and the transposition-table size. Pure
+//! functions, no clock read here.
+
+use super::params::{
+    DEFAULT_TURN_MS, EMPTIES_PER_MOVE, FAST_TURN_MS, FIXED_MEMORY, MARGIN_MS, MIN_MOVES_LEFT,
+    MIN_MOVE_MS, TURN_USE,
+};
+
+/// The manager's limits (`INFO timeout_turn`, `timeout_match`, `time_left`, `max_memory`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Milliseconds for one move (0: as fast as possible).
+    pub timeout_turn: u64,
+    /// Milliseconds for the whole match (0: no limit).
+    pub timeout_match: u64,
+    /// Milliseconds left in the match, once the manager has said.
+    pub time_left: Option<u64>,
+    /// Bytes of memory the brain may use (0: no limit).
+    pub max_memory: u64,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock {
+            timeout_turn: DEFAULT_TURN_MS,
+            timeout_match: 0,
+            time_left: None,
+            max_memory: 0,
+        }
+    }
+}
+
+impl Clock {
+    /// The time for the next move, in milliseconds, with `empties` empty cells on the board: a
+    /// share of the turn time, less a margin, and no more than what is left in the match spread
+    /// over the moves the game may still take.
+    #[must_use]
+    pub fn move_ms(&self, empties: usize) -> u64 {
+        let turn = if self.timeout_turn == 0 {
+            FAST_TURN_MS
+        } else {
+            self.timeout_turn
+        };
+        let mut ms = turn;
+        if self.timeout_match > 0 {
+            if let Some(left) = self.time_left {
+                let moves_left = (empties as u64 / EMPTIES_PER_MOVE).max(MIN_MOVES_LEFT);
+                ms = ms.min(left / moves_left);
+            }
+        }
+        (ms * TURN_USE.0 / TURN_USE.1)
+            .saturating_sub(MARGIN_MS)
+            .max(MIN_MOVE_MS)
+    }
+
+    /// The transposition-table bytes: `preferred` with no memory limit, else half of what the
+    /// limit leaves besides the fixed needs, between 1 MiB and `preferred`.
+    #[must_use]
+    pub fn table_bytes(&self, preferred: usize) -> usize {
+        if self.max_memory == 0 {
+            preferred
+        } else {
+            let spare = self.max_memory.saturating_sub(FIXED_MEMORY) / 2;
+            (spare as usize).clamp(1 << 20, preferred)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turn_time_less_margin() {
+        let clock = Clock::default();
+        assert_eq!(clock.move_ms(200), 5000 * 3 / 4 - 40);
+        let fast = Clock {
+            timeout_turn: 0,
+            ..Clock::default()
+        };
+        assert_eq!(fast.move_ms(200), 35);
+        let tiny = Clock {
+            timeout_turn: 20,
+            ..Clock::default()
+        };
+        assert_eq!(tiny.move_ms(200), 5);
+    }
+
+    #[test]
+    fn match_time_is_spread_over_the_moves_left() {
+        let clock = Clock {
+            timeout_turn: 5000,
+            timeout_match: 100_000,
+            time_left: Some(10_000),
+            max_memory: 0,
+        };
+        // 200 empties: 50 moves left, 200 ms each, 150 used, less 40.
+        assert_eq!(clock.move_ms(200), 110);
+        // Few empties: at least 10 moves left.
+        assert_eq!(clock.move_ms(8), 10_000 / 10 * 3 / 4 - 40);
+        // No time_left yet: the turn time.
+        let unknown = Clock {
+            time_left: None,
+            ..clock
+        };
+        assert_eq!(unknown.move_ms(200), 3710);
+    }
+
+    #[test]
+    fn table_fits_the_memory_limit() {
+        let mut clock = Clock::default();
+        assert_eq!(clock.table_bytes(64 << 20), 64 << 20);
+        clock.max_memory = 350 << 20;
+        assert_eq!(clock.table_bytes(64 << 20), 64 << 20);
+        clock.max_memory = 160 << 20;
+        assert_eq!(clock.table_bytes(64 << 20), 32 << 20);
+        clock.max_memory = 10 << 20;
+        assert_eq!(clock.table_bytes(64 << 20), 1 << 20);
+    }
+}
