@@ -11,7 +11,7 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stonelab_go::dp;
-use stonelab_go::enumerate::{Enumerator, Shape, Slice};
+use stonelab_go::enumerate::{Counts, Enumerator, Shape, Slice};
 
 use crate::common::Format;
 
@@ -75,10 +75,8 @@ const LEGAL_ONLY_RATE: f64 = 5.0e8;
 #[derive(serde::Serialize)]
 struct Full {
     board: String,
-    legal: u64,
-    reduced: u64,
-    ko_points: u64,
-    max_ko_points: u32,
+    #[serde(flatten)]
+    counts: Counts,
     seconds: f64,
     /// Present only with `--slice`: these counts are that part's.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,15 +104,25 @@ fn threads_used(threads: Option<usize>) -> usize {
 }
 
 fn progress_bar(estimate_s: f64) -> Option<ProgressBar> {
-    if estimate_s < 2.0 || !std::io::stderr().is_terminal() {
-        return None;
-    }
+    (estimate_s >= 2.0 && std::io::stderr().is_terminal()).then(task_bar)
+}
+
+/// A bar of enumeration tasks done, for stderr (shared with `go enumerate`).
+pub(super) fn task_bar() -> ProgressBar {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} tasks, eta {eta}")
             .expect("valid template"),
     );
-    Some(bar)
+    bar
+}
+
+/// The count lines of the text output (shared with `go enumerate`).
+pub(super) fn print_counts(c: &Counts) {
+    println!("legal {}", c.legal);
+    println!("reduced {}", c.reduced);
+    println!("ko_points {}", c.ko_points);
+    println!("max_ko_points {}", c.max_ko_points);
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -131,117 +139,122 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let start = Instant::now();
     match args.method {
-        Method::Dp => {
-            let bytes = dp::estimated_bytes(shape);
-            if bytes > DP_MEMORY_LIMIT {
-                anyhow::bail!(
-                    "board {shape} is out of reach of the dynamic program: estimated {:.0} GiB of \
-                     memory (limit {:.0} GiB)",
-                    bytes / (1u64 << 30) as f64,
-                    DP_MEMORY_LIMIT / (1u64 << 30) as f64
-                );
-            }
-            let legal = dp::count_legal(shape)?;
-            print_legal(&args, shape, &legal, "dp", start)
-        }
-        Method::Enumerate => {
-            let eshape = enumeration_shape(shape);
-            if !shape.has_serials() {
-                // More than 1% of all serials are legal on every board up to 19x19.
-                let floor = 0.01 * 3f64.powi(shape.points() as i32)
-                    / (FULL_RATE * threads_used(args.threads) as f64);
-                anyhow::bail!(
-                    "board {shape} is out of reach of enumeration: 3^{} serials do not fit 64 \
-                     bits, and even 1% of them would take an estimated {} (--method dp for the \
-                     legal count)",
-                    shape.points(),
-                    human_time(floor)
-                );
-            }
-            // The exact number of legal positions (from the dynamic program, milliseconds for
-            // these sizes) bounds the running time before any table is built.
-            let legal = dp::count_legal(eshape)?;
-            let legal = u64::try_from(&legal).context("legal count exceeds 64 bits")? as f64;
-            let threads = threads_used(args.threads) as f64;
-            let refuse = |estimate: f64, what: String| {
-                anyhow::bail!(
-                    "board {shape} is out of reach of enumeration: {what}, estimated {} on {} \
-                     thread(s) (limit {}; --force to run anyway{})",
-                    human_time(estimate),
-                    threads,
-                    human_time(TIME_LIMIT_S),
-                    if args.legal_only {
-                        ""
-                    } else {
-                        ", --legal-only or --method dp for the legal count"
-                    }
-                )
-            };
-            let full_estimate = legal / (FULL_RATE * threads * slice.parts as f64);
-            if !args.legal_only && full_estimate > TIME_LIMIT_S && !args.force {
-                return refuse(full_estimate, format!("{legal:.3e} legal positions"));
-            }
-            // The bulk last row cuts the work by at least the number of row patterns.
-            let floor = legal / (LEGAL_ONLY_RATE * threads * 3f64.powi(eshape.cols as i32));
-            if args.legal_only && floor > TIME_LIMIT_S && !args.force {
-                return refuse(floor, format!("{legal:.3e} legal positions"));
-            }
-            let enumerator = Enumerator::new(eshape)?;
-            let estimate = if args.legal_only {
-                let (nodes, _) = enumerator.work();
-                let estimate = nodes as f64 / (LEGAL_ONLY_RATE * threads);
-                if estimate > TIME_LIMIT_S && !args.force {
-                    return refuse(
-                        estimate,
-                        format!("{nodes:.3e} positions of all rows but the last"),
-                    );
-                }
-                estimate
-            } else {
-                full_estimate
-            };
-            let bar = progress_bar(estimate);
-            let progress = |done: usize, total: usize| {
-                if let Some(b) = &bar {
-                    b.set_length(total as u64);
-                    b.set_position(done as u64);
-                }
-            };
+        Method::Dp => count_dp(&args, shape, start),
+        Method::Enumerate => count_enumerate(&args, shape, slice, start),
+    }
+}
+
+/// `--method dp`: the legal count by Tromp's dynamic program.
+fn count_dp(args: &Args, shape: Shape, start: Instant) -> anyhow::Result<()> {
+    let bytes = dp::estimated_bytes(shape);
+    if bytes > DP_MEMORY_LIMIT {
+        anyhow::bail!(
+            "board {shape} is out of reach of the dynamic program: estimated {:.0} GiB of \
+             memory (limit {:.0} GiB)",
+            bytes / (1u64 << 30) as f64,
+            DP_MEMORY_LIMIT / (1u64 << 30) as f64
+        );
+    }
+    let legal = dp::count_legal(shape)?;
+    print_legal(args, shape, &legal, "dp", start)
+}
+
+/// `--method enumerate`: every count (or with `--legal-only` the legal one) by enumeration,
+/// refused up front when it would take too long.
+fn count_enumerate(args: &Args, shape: Shape, slice: Slice, start: Instant) -> anyhow::Result<()> {
+    let eshape = enumeration_shape(shape);
+    if !shape.has_serials() {
+        // More than 1% of all serials are legal on every board up to 19x19.
+        let floor = 0.01 * 3f64.powi(shape.points() as i32)
+            / (FULL_RATE * threads_used(args.threads) as f64);
+        anyhow::bail!(
+            "board {shape} is out of reach of enumeration: 3^{} serials do not fit 64 \
+             bits, and even 1% of them would take an estimated {} (--method dp for the \
+             legal count)",
+            shape.points(),
+            human_time(floor)
+        );
+    }
+    // The exact number of legal positions (from the dynamic program, milliseconds for
+    // these sizes) bounds the running time before any table is built.
+    let legal = dp::count_legal(eshape)?;
+    let legal = u64::try_from(&legal).context("legal count exceeds 64 bits")? as f64;
+    let threads = threads_used(args.threads) as f64;
+    let refuse = |estimate: f64, what: String| {
+        anyhow::bail!(
+            "board {shape} is out of reach of enumeration: {what}, estimated {} on {} \
+             thread(s) (limit {}; --force to run anyway{})",
+            human_time(estimate),
+            threads,
+            human_time(TIME_LIMIT_S),
             if args.legal_only {
-                let legal = enumerator.count_legal(args.threads, &progress)?;
-                if let Some(b) = &bar {
-                    b.finish_and_clear();
-                }
-                return print_legal(&args, shape, &dp::BigUint::from(legal), "enumerate", start);
+                ""
+            } else {
+                ", --legal-only or --method dp for the legal count"
             }
-            let c = enumerator.count_slice(args.threads, &progress, slice)?;
-            if let Some(b) = &bar {
-                b.finish_and_clear();
+        )
+    };
+    let full_estimate = legal / (FULL_RATE * threads * slice.parts as f64);
+    if !args.legal_only && full_estimate > TIME_LIMIT_S && !args.force {
+        return refuse(full_estimate, format!("{legal:.3e} legal positions"));
+    }
+    // The bulk last row cuts the work by at least the number of row patterns.
+    let floor = legal / (LEGAL_ONLY_RATE * threads * 3f64.powi(eshape.cols as i32));
+    if args.legal_only && floor > TIME_LIMIT_S && !args.force {
+        return refuse(floor, format!("{legal:.3e} legal positions"));
+    }
+    let enumerator = Enumerator::new(eshape)?;
+    let estimate = if args.legal_only {
+        let (nodes, _) = enumerator.work();
+        let estimate = nodes as f64 / (LEGAL_ONLY_RATE * threads);
+        if estimate > TIME_LIMIT_S && !args.force {
+            return refuse(
+                estimate,
+                format!("{nodes:.3e} positions of all rows but the last"),
+            );
+        }
+        estimate
+    } else {
+        full_estimate
+    };
+    let bar = progress_bar(estimate);
+    let progress = |done: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    };
+    if args.legal_only {
+        let legal = enumerator.count_legal(args.threads, &progress)?;
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        return print_legal(args, shape, &dp::BigUint::from(legal), "enumerate", start);
+    }
+    let c = enumerator.count_slice(args.threads, &progress, slice)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let out = Full {
+        board: shape.to_string(),
+        counts: c,
+        seconds: start.elapsed().as_secs_f64(),
+        slice: (slice.parts > 1).then(|| format!("{}/{}", slice.part, slice.parts)),
+    };
+    print_full(args.format, &out)
+}
+
+fn print_full(format: Format, out: &Full) -> anyhow::Result<()> {
+    match format {
+        Format::Json => crate::common::print_json(out),
+        Format::Text => {
+            println!("board {}", out.board);
+            print_counts(&out.counts);
+            println!("seconds {:.3}", out.seconds);
+            if let Some(slice) = &out.slice {
+                println!("slice {slice}");
             }
-            let out = Full {
-                board: shape.to_string(),
-                legal: c.legal,
-                reduced: c.reduced,
-                ko_points: c.ko_points,
-                max_ko_points: c.max_ko_points,
-                seconds: start.elapsed().as_secs_f64(),
-                slice: (slice.parts > 1).then(|| format!("{}/{}", slice.part, slice.parts)),
-            };
-            match args.format {
-                Format::Json => crate::common::print_json(&out),
-                Format::Text => {
-                    println!("board {}", out.board);
-                    println!("legal {}", out.legal);
-                    println!("reduced {}", out.reduced);
-                    println!("ko_points {}", out.ko_points);
-                    println!("max_ko_points {}", out.max_ko_points);
-                    println!("seconds {:.3}", out.seconds);
-                    if let Some(slice) = &out.slice {
-                        println!("slice {slice}");
-                    }
-                    Ok(())
-                }
-            }
+            Ok(())
         }
     }
 }

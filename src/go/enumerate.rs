@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
-use stonelab_go::enumerate::{Enumerator, Shape};
+use stonelab_go::enumerate::{Counts, Enumerator, Shape};
 use stonelab_go::statefile::{self, StateTable};
 
 use crate::common::Format;
@@ -29,10 +29,8 @@ struct Summary {
     board: String,
     file: String,
     bytes: u64,
-    legal: u64,
-    reduced: u64,
-    ko_points: u64,
-    max_ko_points: u32,
+    #[serde(flatten)]
+    counts: Counts,
     ko_states: u64,
     seconds: f64,
 }
@@ -45,16 +43,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     statefile::check_size(shape)?;
     let start = Instant::now();
     // Boards of 18 points and more take seconds to minutes: show a bar on a terminal.
-    let bar = (shape.points() >= 18 && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} tasks, eta {eta}",
-            )
-            .expect("valid template"),
-        );
-        bar
-    });
+    let bar =
+        (shape.points() >= 18 && std::io::stderr().is_terminal()).then(super::count::task_bar);
     let progress = |done: usize, total: usize| {
         if let Some(b) = &bar {
             b.set_length(total as u64);
@@ -74,10 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         board: shape.to_string(),
         file: args.out.clone(),
         bytes: std::fs::metadata(path)?.len(),
-        legal: c.legal,
-        reduced: c.reduced,
-        ko_points: c.ko_points,
-        max_ko_points: c.max_ko_points,
+        counts: c,
         ko_states: table.ko_states(),
         seconds: start.elapsed().as_secs_f64(),
     };
@@ -87,10 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             println!("board {}", out.board);
             println!("file {}", out.file);
             println!("bytes {}", out.bytes);
-            println!("legal {}", out.legal);
-            println!("reduced {}", out.reduced);
-            println!("ko_points {}", out.ko_points);
-            println!("max_ko_points {}", out.max_ko_points);
+            super::count::print_counts(&out.counts);
             println!("ko_states {}", out.ko_states);
             println!("seconds {:.3}", out.seconds);
             Ok(())

@@ -149,17 +149,8 @@ struct EyesJson {
 /// the core for a whole tick at a time, and with batches of about a tick (as before: 200,000
 /// eye calls, 2.2 ms) half of them included such a gap, so the median jumped between 11 and 31
 /// ns from run to run. Short batches put each gap in one batch, which the median discards.
-fn median_ns(batches: usize, per_batch: u32, mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..batches)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..per_batch {
-                f();
-            }
-            start.elapsed().as_secs_f64() * 1e9 / f64::from(per_batch)
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
+fn median_ns(batches: usize, per_batch: u32, f: impl FnMut()) -> f64 {
+    let times = stonelab_go::timing::batch_ns(batches, per_batch, f);
     times[times.len() / 2]
 }
 

@@ -226,39 +226,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.processes
         );
     }
-    let workers = if args.processes == 1 {
-        Workers::Threads(args.workers)
-    } else {
-        let addresses = match &args.hostfile {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read hostfile {}", path.display()))?;
-                let hosts: Vec<String> = text
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .map(String::from)
-                    .collect();
-                if hosts.len() != args.processes {
-                    bail!(
-                        "hostfile {} lists {} hosts for {} processes",
-                        path.display(),
-                        hosts.len(),
-                        args.processes
-                    );
-                }
-                hosts
-            }
-            None => (0..args.processes)
-                .map(|i| format!("localhost:{}", 2101 + i))
-                .collect(),
-        };
-        Workers::Cluster {
-            threads: args.workers,
-            process: args.process,
-            addresses,
-        }
-    };
+    let workers = workers_of(&args)?;
 
     let started = Instant::now();
     check_memory(g.rows(), g.cols())?;
@@ -269,24 +237,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|o| PathBuf::from(format!("{}.ckpt", o.display())))
     });
     let progress = crate::common::Spinner::new(format!("solving {}x{}", g.rows(), g.cols()));
-    let on_event = {
-        let progress = progress.clone();
-        let abort_after = args.abort_after_round;
-        Arc::new(move |e: Event| match e {
-            Event::Checkpoint { round, .. } if abort_after.is_some_and(|r| round >= r) => {
-                std::process::exit(137)
-            }
-            Event::EdgesBuilt {
-                states,
-                edges,
-                seconds,
-            } => progress.set(format!("{states} states, {edges} edges ({seconds:.1} s)")),
-            Event::Round { round, changed, .. } => {
-                progress.set(format!("round {round}: {changed} states changed"))
-            }
-            Event::Checkpoint { .. } => {}
-        })
-    };
+    let on_event = progress_events(progress.clone(), args.abort_after_round);
     let options = Options {
         workers,
         checkpoint_dir: checkpoint_dir.clone(),
@@ -305,14 +256,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     };
     if args.verify {
-        let (swept, _) = sweep::solve(&*game);
-        if let Some(s) = (0..values.len()).find(|&s| swept[s] != values[s]) {
-            bail!(
-                "verification failed at state {s}: dataflow {} vs sweeps {}",
-                values[s],
-                swept[s]
-            );
-        }
+        verify(&game, &values)?;
     }
     if let Some(out) = &args.out {
         db::write(out, &db_meta(&game), &values)
@@ -325,6 +269,115 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let root = values[game.start() as usize];
     let (best, pv) = best_and_pv(&game, &lookup)?;
     let seconds = started.elapsed().as_secs_f64();
+    let solved = Solved {
+        game: &game,
+        edges: outcome.edges,
+        rounds: outcome.rounds,
+        root,
+        best,
+        pv,
+        seconds,
+    };
+    print_report(&args, &solved)
+}
+
+/// The worker layout the arguments ask for: threads here, or one process of a cluster whose
+/// addresses come from the hostfile (default: localhost ports from 2101).
+fn workers_of(args: &Args) -> anyhow::Result<Workers> {
+    if args.processes == 1 {
+        return Ok(Workers::Threads(args.workers));
+    }
+    let addresses = match &args.hostfile {
+        Some(path) => read_hostfile(path, args.processes)?,
+        None => (0..args.processes)
+            .map(|i| format!("localhost:{}", 2101 + i))
+            .collect(),
+    };
+    Ok(Workers::Cluster {
+        threads: args.workers,
+        process: args.process,
+        addresses,
+    })
+}
+
+/// The `host:port` lines of a hostfile, which must list one per process.
+fn read_hostfile(path: &Path, processes: usize) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read hostfile {}", path.display()))?;
+    let hosts: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    if hosts.len() != processes {
+        bail!(
+            "hostfile {} lists {} hosts for {} processes",
+            path.display(),
+            hosts.len(),
+            processes
+        );
+    }
+    Ok(hosts)
+}
+
+/// Shows the solver's progress on the spinner; with `abort_after`, exits with status 137 right
+/// after a checkpoint of that round or later (as if killed there).
+fn progress_events(
+    progress: crate::common::Spinner,
+    abort_after: Option<u32>,
+) -> Arc<dyn Fn(Event) + Send + Sync> {
+    Arc::new(move |e: Event| match e {
+        Event::Checkpoint { round, .. } if abort_after.is_some_and(|r| round >= r) => {
+            std::process::exit(137)
+        }
+        Event::EdgesBuilt {
+            states,
+            edges,
+            seconds,
+        } => progress.set(format!("{states} states, {edges} edges ({seconds:.1} s)")),
+        Event::Round { round, changed, .. } => {
+            progress.set(format!("round {round}: {changed} states changed"))
+        }
+        Event::Checkpoint { .. } => {}
+    })
+}
+
+/// Checks the dataflow's values against the value sweeps of [`sweep::solve`].
+fn verify(game: &GoGame, values: &[Bounds]) -> anyhow::Result<()> {
+    let (swept, _) = sweep::solve(game);
+    if let Some(s) = (0..values.len()).find(|&s| swept[s] != values[s]) {
+        bail!(
+            "verification failed at state {s}: dataflow {} vs sweeps {}",
+            values[s],
+            swept[s]
+        );
+    }
+    Ok(())
+}
+
+/// What a finished solve reports.
+struct Solved<'a> {
+    game: &'a GoGame,
+    edges: u64,
+    rounds: u32,
+    root: Bounds,
+    best: Vec<String>,
+    pv: Vec<String>,
+    seconds: f64,
+}
+
+fn print_report(args: &Args, solved: &Solved) -> anyhow::Result<()> {
+    let Solved {
+        game,
+        edges,
+        rounds,
+        root,
+        best,
+        pv,
+        seconds,
+    } = solved;
+    let g = game.geometry();
     let board = format!("{}x{}", g.rows(), g.cols());
     match args.format {
         Format::Json => crate::common::print_json(&serde_json::json!({
@@ -332,8 +385,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "rules": gogame::rules_json(args.komi),
             "positions": game.positions(),
             "states": game.num_states(),
-            "edges": outcome.edges,
-            "rounds": outcome.rounds,
+            "edges": edges,
+            "rounds": rounds,
             "value": {
                 "lo": gogame::bound_json(root.lo, args.komi),
                 "hi": gogame::bound_json(root.hi, args.komi),
@@ -349,9 +402,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             println!("rules {}, komi {}", gogame::RULES_TEXT, args.komi);
             println!("positions {}", game.positions());
             println!("states {}", game.num_states());
-            println!("edges {}", outcome.edges);
-            println!("rounds {}", outcome.rounds);
-            println!("value {}", gogame::format_bounds(root, args.komi));
+            println!("edges {edges}");
+            println!("rounds {rounds}");
+            println!("value {}", gogame::format_bounds(*root, args.komi));
             println!("best {}", best.join(" "));
             println!("pv {}", pv.join(" "));
             if args.verify {

@@ -6,23 +6,13 @@
 //!
 //! `cargo run --release -p stonelab-go --example eyes_timing`
 use std::hint::black_box;
-use std::time::Instant;
 use stonelab_go::{eyes_naive, EyeMasks, Geometry};
 
 const POSITIONS: usize = 256;
 
 /// Fastest and median nanoseconds per call over 101 batches of `per_batch` calls.
-fn ns(per_batch: u32, mut f: impl FnMut()) -> (f64, f64) {
-    let mut times: Vec<f64> = (0..101)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..per_batch {
-                f();
-            }
-            t.elapsed().as_secs_f64() * 1e9 / f64::from(per_batch)
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
+fn ns(per_batch: u32, f: impl FnMut()) -> (f64, f64) {
+    let times = stonelab_go::timing::batch_ns(101, per_batch, f);
     (times[0], times[times.len() / 2])
 }
 

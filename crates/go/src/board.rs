@@ -103,6 +103,16 @@ struct Block {
     libs: Bitboard,
 }
 
+/// The neighbours of a point about to be played, and the distinct roots of the blocks next to it:
+/// `own[..n_own]` of the mover's colour, `opp[..n_opp]` of the opponent's.
+struct Adjacent {
+    points: Bitboard,
+    own: [usize; 4],
+    n_own: usize,
+    opp: [usize; 4],
+    n_opp: usize,
+}
+
 /// What [`Board::undo`] needs besides the trails.
 #[derive(Copy, Clone, Debug)]
 struct Record {
@@ -632,13 +642,50 @@ impl Board {
     fn place(&mut self, color: Color, p: Point) -> Option<Point> {
         debug_assert!(self.geometry.mask().contains(p) && !self.occupied().contains(p));
         let c = color.index();
-        let o = color.opponent().index();
-        let g = self.geometry;
         let pb = Bitboard::from_point(p);
         let empty = self.empty();
+        let adjacent = self.adjacent(color, p);
 
-        // The on-board neighbours by index arithmetic (cheaper than iterating a bitboard), and the
-        // distinct neighbouring roots of each colour.
+        self.stones[c] |= pb;
+        self.hash ^= zobrist::stone_key(color, p);
+        let (root, mut merged) = self.merge_own(p, &adjacent, adjacent.points & empty);
+        let captured = self.take_liberty(color.opponent(), p, &adjacent);
+
+        if captured.any() {
+            self.remove_stones(color.opponent(), captured);
+            merged.libs |= self.geometry.neighbours(merged.stones) & captured;
+            self.set_block(root, merged, color);
+            // Other own blocks next to the captured stones gain liberties.
+            let touched =
+                (self.geometry.neighbours(captured) & self.stones[c]).and_not(merged.stones);
+            self.add_liberties(touched, captured, color);
+            if self.rules.simple_ko && merged.stones == pb && captured.count() == 1 {
+                // A lone stone that took a lone stone and has that point as its only liberty.
+                if merged.libs == captured {
+                    return captured.first();
+                }
+            }
+            return None;
+        }
+
+        self.set_block(root, merged, color);
+        if merged.libs.is_empty() {
+            // Suicide (only reached when the rules allow it): the block leaves the board.
+            debug_assert!(self.rules.suicide);
+            self.remove_stones(color, merged.stones);
+            let touched =
+                self.geometry.neighbours(merged.stones) & self.stones[color.opponent().index()];
+            self.add_liberties(touched, merged.stones, color.opponent());
+        }
+        None
+    }
+
+    /// The on-board neighbours of `p`, found by index arithmetic (cheaper than iterating a
+    /// bitboard), and the distinct roots of the blocks of each colour among them.
+    #[inline(always)]
+    fn adjacent(&self, color: Color, p: Point) -> Adjacent {
+        let (c, o) = (color.index(), color.opponent().index());
+        let g = &self.geometry;
         let i = p.index();
         let (row, col) = (p.row(), p.col());
         let mut nbr_idx = [0usize; 4];
@@ -654,44 +701,49 @@ impl Board {
                 n_nbr += 1;
             }
         }
-        let mut nbrs = Bitboard::EMPTY;
-        let mut own = [0usize; 4];
-        let mut n_own = 0;
-        let mut opp = [0usize; 4];
-        let mut n_opp = 0;
+        let mut adjacent = Adjacent {
+            points: Bitboard::EMPTY,
+            own: [0; 4],
+            n_own: 0,
+            opp: [0; 4],
+            n_opp: 0,
+        };
         for &q in &nbr_idx[..n_nbr] {
             let (w, bit) = (q / 64, 1u64 << (q % 64));
-            nbrs.0[w] |= bit;
+            adjacent.points.0[w] |= bit;
             if self.stones[c].0[w] & bit != 0 {
                 let r = self.find_index(q);
-                if !own[..n_own].contains(&r) {
-                    own[n_own] = r;
-                    n_own += 1;
+                if !adjacent.own[..adjacent.n_own].contains(&r) {
+                    adjacent.own[adjacent.n_own] = r;
+                    adjacent.n_own += 1;
                 }
             } else if self.stones[o].0[w] & bit != 0 {
                 let r = self.find_index(q);
-                if !opp[..n_opp].contains(&r) {
-                    opp[n_opp] = r;
-                    n_opp += 1;
+                if !adjacent.opp[..adjacent.n_opp].contains(&r) {
+                    adjacent.opp[adjacent.n_opp] = r;
+                    adjacent.n_opp += 1;
                 }
             }
         }
+        adjacent
+    }
 
-        self.stones[c] |= pb;
-        self.hash ^= zobrist::stone_key(color, p);
-
-        // Merge the new stone with its own neighbours, under the largest block (union by size).
+    /// Merges the new stone at `p` (with liberties `libs`) and its own neighbouring blocks under
+    /// the largest of them (union by size). Returns the root and the merged block, not yet stored.
+    #[inline(always)]
+    fn merge_own(&mut self, p: Point, adjacent: &Adjacent, libs: Bitboard) -> (usize, Block) {
+        let own = &adjacent.own[..adjacent.n_own];
         let mut merged = Block {
-            stones: pb,
-            libs: nbrs & empty,
+            stones: Bitboard::from_point(p),
+            libs,
         };
-        let mut root = if n_own > 0 { own[0] } else { p.index() };
+        let mut root = if own.is_empty() { p.index() } else { own[0] };
         let mut root_size = 0;
-        for &r in &own[..n_own] {
+        for &r in own {
             let b = self.blocks[r];
             merged.stones |= b.stones;
             merged.libs |= b.libs;
-            if n_own > 1 {
+            if own.len() > 1 {
                 let size = b.stones.count();
                 if size > root_size {
                     root = r;
@@ -700,68 +752,52 @@ impl Board {
             }
         }
         merged.libs.clear(p);
-        for &r in &own[..n_own] {
+        for &r in own {
             if r != root {
                 self.set_parent(r, root);
             }
         }
         self.set_parent(p.index(), root);
+        (root, merged)
+    }
 
-        // Opponent neighbours lose the liberty; those left without one are captured.
+    /// The neighbouring blocks of `color` lose the liberty `p`; returns the stones of those left
+    /// without one (still on the board).
+    #[inline(always)]
+    fn take_liberty(&mut self, color: Color, p: Point, adjacent: &Adjacent) -> Bitboard {
         let mut captured = Bitboard::EMPTY;
-        for &r in &opp[..n_opp] {
+        for &r in &adjacent.opp[..adjacent.n_opp] {
             let mut b = self.blocks[r];
             b.libs.clear(p);
             if b.libs.is_empty() {
                 captured |= b.stones;
             } else {
-                self.set_block(r, b, color.opponent());
-            }
-        }
-
-        if captured.any() {
-            self.stones[o] ^= captured;
-            self.atari[o] = self.atari[o].and_not(captured);
-            self.hash ^= zobrist::stones_hash(color.opponent(), captured);
-            self.captures[c] += captured.count();
-            merged.libs |= g.neighbours(merged.stones) & captured;
-            self.set_block(root, merged, color);
-            // Other own blocks next to the captured stones gain liberties.
-            let mut touched = (g.neighbours(captured) & self.stones[c]).and_not(merged.stones);
-            while let Some(q) = touched.first() {
-                let r = self.find(q);
-                let mut b = self.blocks[r];
-                b.libs |= g.neighbours(b.stones) & captured;
-                touched = touched.and_not(b.stones);
                 self.set_block(r, b, color);
             }
-            if self.rules.simple_ko && merged.stones == pb && captured.count() == 1 {
-                // A lone stone that took a lone stone and has that point as its only liberty.
-                if merged.libs == captured {
-                    return captured.first();
-                }
-            }
-            return None;
         }
+        captured
+    }
 
-        self.set_block(root, merged, color);
-        if merged.libs.is_empty() {
-            // Suicide (only reached when the rules allow it): the block leaves the board.
-            debug_assert!(self.rules.suicide);
-            self.stones[c] ^= merged.stones;
-            self.atari[c] = self.atari[c].and_not(merged.stones);
-            self.hash ^= zobrist::stones_hash(color, merged.stones);
-            self.captures[o] += merged.stones.count();
-            let mut touched = g.neighbours(merged.stones) & self.stones[o];
-            while let Some(q) = touched.first() {
-                let r = self.find(q);
-                let mut b = self.blocks[r];
-                b.libs |= g.neighbours(b.stones) & merged.stones;
-                touched = touched.and_not(b.stones);
-                self.set_block(r, b, color.opponent());
-            }
+    /// Takes `stones` of `color` off the board; they count as captures for the opponent.
+    #[inline(always)]
+    fn remove_stones(&mut self, color: Color, stones: Bitboard) {
+        let c = color.index();
+        self.stones[c] ^= stones;
+        self.atari[c] = self.atari[c].and_not(stones);
+        self.hash ^= zobrist::stones_hash(color, stones);
+        self.captures[color.opponent().index()] += stones.count();
+    }
+
+    /// The blocks of `color` that hold stones of `touched` gain the points of `freed` next to them.
+    #[inline(always)]
+    fn add_liberties(&mut self, mut touched: Bitboard, freed: Bitboard, color: Color) {
+        while let Some(q) = touched.first() {
+            let r = self.find(q);
+            let mut b = self.blocks[r];
+            b.libs |= self.geometry.neighbours(b.stones) & freed;
+            touched = touched.and_not(b.stones);
+            self.set_block(r, b, color);
         }
-        None
     }
 
     /// Takes back the last move (pass included) and returns it.

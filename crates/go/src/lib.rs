@@ -18,6 +18,7 @@ pub mod rng;
 pub mod score;
 pub mod setup;
 pub mod statefile;
+pub mod timing;
 pub mod vertex;
 pub mod zobrist;
 

@@ -259,312 +259,466 @@ impl Local {
     }
 }
 
-fn run_worker<G: GameGraph>(
-    worker: &mut timely::worker::Worker,
-    game: Arc<G>,
-    opts: &Options,
-) -> Result<WorkerOutcome, SolveError> {
-    let index = worker.index();
-    let peers = worker.peers() as u64;
-    let n = game.num_states();
-    let owned = if (index as u64) < n {
-        (n - index as u64).div_ceil(peers)
-    } else {
-        0
-    };
-    let global = move |l: u64| l * peers + index as u64;
-    let local = move |s: u64| s / peers;
-    let started = Instant::now();
-    let emit = {
-        let on_event = opts.on_event.clone();
-        move |e: Event| {
-            if let Some(f) = &on_event {
-                f(e);
-            }
+/// Where a worker stands: worker `index` of `peers` owns the `owned` states `s` of the `states` with
+/// `s % peers == index`; its local state `l` is the global state `l * peers + index`.
+#[derive(Clone, Copy)]
+struct Layout {
+    index: usize,
+    peers: u64,
+    states: u64,
+    owned: u64,
+}
+
+impl Layout {
+    fn of(worker: &timely::worker::Worker, states: u64) -> Layout {
+        let index = worker.index();
+        let peers = worker.peers() as u64;
+        let owned = if (index as u64) < states {
+            (states - index as u64).div_ceil(peers)
+        } else {
+            0
+        };
+        Layout {
+            index,
+            peers,
+            states,
+            owned,
         }
-    };
+    }
 
-    let shared = Rc::new(RefCell::new(Local::default()));
+    #[inline]
+    fn global(self, l: u64) -> u64 {
+        l * self.peers + self.index as u64
+    }
 
-    // ---- 1. Edges and predecessor lists.
-    {
-        let mut input = InputHandle::<u32, Timed<(u64, u64)>>::new();
-        let probe = ProbeHandle::new();
-        let sink = shared.clone();
-        worker.dataflow::<u32, _, _>(|scope| {
-            scope
-                .input_from(&mut input)
-                .unary::<Timed<()>, _, _, _>(
-                    Exchange::new(|e: &(u64, u64)| e.0),
-                    "ReverseEdges",
-                    move |_cap, _info| {
-                        move |input, _output| {
-                            let mut t = sink.borrow_mut();
-                            input.for_each(|_cap, data| t.incoming.append(data));
-                        }
-                    },
-                )
-                .probe_with(&probe);
-        });
+    #[inline]
+    fn local(self, s: u64) -> u64 {
+        s / self.peers
+    }
+}
 
-        let mut edges = Vec::new();
-        shared.borrow_mut().offsets.reserve(owned as usize + 1);
-        shared.borrow_mut().offsets.push(0);
-        let mut l = 0;
-        while l < owned {
-            let end = (l + CHUNK).min(owned);
-            {
-                let mut t = shared.borrow_mut();
-                for ll in l..end {
-                    let s = global(ll);
-                    edges.clear();
-                    game.edges(s, &mut edges);
-                    if edges.is_empty() {
-                        return Err(SolveError::NoEdges(s));
-                    }
-                    if edges.len() > 0xFFFF {
-                        return Err(SolveError::TooManyEdges {
-                            state: s,
-                            degree: edges.len(),
+/// Hands progress events to [`Options::on_event`]; worker 0 speaks for all.
+#[derive(Clone)]
+struct Progress {
+    on_event: Option<Arc<dyn Fn(Event) + Send + Sync>>,
+    started: Instant,
+    index: usize,
+}
+
+impl Progress {
+    fn emit(&self, e: Event) {
+        if let Some(f) = &self.on_event {
+            f(e);
+        }
+    }
+
+    fn seconds(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// Worker 0 reports a finished round.
+    fn round(&self, round: u32, changed: u64) {
+        if self.index == 0 {
+            self.emit(Event::Round {
+                round,
+                changed,
+                seconds: self.seconds(),
+            });
+        }
+    }
+}
+
+/// Writes a worker's checkpoint after a round when the last one is old enough.
+struct Checkpointer {
+    dir: Option<PathBuf>,
+    every: Duration,
+    game_key: String,
+    last: Instant,
+}
+
+impl Checkpointer {
+    fn after_round(&mut self, t: &mut Local, at: Layout, time: u32, progress: &Progress) {
+        let Some(dir) = &self.dir else {
+            return;
+        };
+        if self.last.elapsed() < self.every {
+            return;
+        }
+        let ck = Checkpoint {
+            game_key: self.game_key.clone(),
+            states: at.states,
+            worker: at.index,
+            peers: at.peers as usize,
+            round: t.rounds,
+            values: t.values.clone(),
+        };
+        match checkpoint::save(dir, &ck) {
+            Ok(()) => progress.emit(Event::Checkpoint {
+                worker: at.index,
+                round: time,
+            }),
+            Err(e) => t.error = Some(e.to_string()),
+        }
+        self.last = Instant::now();
+    }
+}
+
+impl Local {
+    /// Generates the edges of state `s`: one slot each, and the reverse edge sent to the owner of
+    /// each target.
+    fn add_edges<G: GameGraph>(
+        &mut self,
+        game: &G,
+        s: u64,
+        edges: &mut Vec<Edge>,
+        input: &mut InputHandle<u32, Timed<(u64, u64)>>,
+    ) -> Result<(), SolveError> {
+        let n = game.num_states();
+        edges.clear();
+        game.edges(s, edges);
+        if edges.is_empty() {
+            return Err(SolveError::NoEdges(s));
+        }
+        if edges.len() > 0xFFFF {
+            return Err(SolveError::TooManyEdges {
+                state: s,
+                degree: edges.len(),
+            });
+        }
+        for (slot, e) in edges.iter().enumerate() {
+            match *e {
+                Edge::End(score) => self.slots.push(Bounds::end(score)),
+                Edge::State(target) => {
+                    if target >= n {
+                        return Err(SolveError::BadEdge {
+                            from: s,
+                            to: target,
+                            states: n,
                         });
                     }
-                    for (slot, e) in edges.iter().enumerate() {
-                        match *e {
-                            Edge::End(score) => t.slots.push(Bounds::end(score)),
-                            Edge::State(target) => {
-                                if target >= n {
-                                    return Err(SolveError::BadEdge {
-                                        from: s,
-                                        to: target,
-                                        states: n,
-                                    });
-                                }
-                                t.slots.push(Bounds::UNKNOWN);
-                                input.send((target, (s << 16) | slot as u64));
-                            }
-                        }
-                    }
-                    let len = t.slots.len() as u64;
-                    t.offsets.push(len);
+                    self.slots.push(Bounds::UNKNOWN);
+                    input.send((target, (s << 16) | slot as u64));
                 }
             }
-            l = end;
-            worker.step();
         }
-        drop(input);
-        worker.step_while(|| !probe.done());
+        let len = self.slots.len() as u64;
+        self.offsets.push(len);
+        Ok(())
+    }
 
-        let mut t = shared.borrow_mut();
-        let mut incoming = std::mem::take(&mut t.incoming);
+    /// Sorts the received reverse edges into the predecessor lists of the owned states.
+    fn build_preds(&mut self, at: Layout) {
+        let mut incoming = std::mem::take(&mut self.incoming);
         incoming.sort_unstable();
-        let mut pred_offsets = Vec::with_capacity(owned as usize + 1);
+        let mut pred_offsets = Vec::with_capacity(at.owned as usize + 1);
         let mut preds = Vec::with_capacity(incoming.len());
         pred_offsets.push(0);
         let mut next = 0;
         for (target, entry) in incoming {
-            let lt = local(target);
+            let lt = at.local(target);
             while next < lt {
                 pred_offsets.push(preds.len() as u64);
                 next += 1;
             }
             preds.push(entry);
         }
-        while (pred_offsets.len() as u64) < owned + 1 {
+        while (pred_offsets.len() as u64) < at.owned + 1 {
             pred_offsets.push(preds.len() as u64);
         }
-        t.pred_offsets = pred_offsets;
-        t.preds = preds;
-        t.values = vec![Bounds::UNKNOWN; owned as usize];
-        if index == 0 {
-            emit(Event::EdgesBuilt {
-                states: n,
-                edges: t.slots.len() as u64,
-                seconds: started.elapsed().as_secs_f64(),
-            });
-        }
+        self.pred_offsets = pred_offsets;
+        self.preds = preds;
     }
 
-    // Resume from this worker's checkpoint, if one matches.
-    let mut resumed = false;
-    let mut resumed_round = None;
-    if let Some(dir) = &opts.checkpoint_dir {
-        if let Some(ck) = checkpoint::load(dir, &opts.game_key, n, index, peers as usize)? {
-            let mut t = shared.borrow_mut();
-            if ck.values.len() == t.values.len() {
-                t.values = ck.values;
-                t.rounds = ck.round;
-                resumed = true;
-                resumed_round = Some(ck.round);
+    /// Round 0: every state from its end-of-game edges (and, after a resume, every known state is
+    /// announced again). Calls `send` for each state to announce; returns how many there were.
+    #[inline]
+    fn first_round<G: GameGraph>(
+        &mut self,
+        game: &G,
+        at: Layout,
+        resumed: bool,
+        mut send: impl FnMut(&Local, usize, Bounds),
+    ) -> u64 {
+        let mut changed = 0u64;
+        for l in 0..self.values.len() {
+            let s = at.global(l as u64);
+            let update = self.recompute(game, l, s);
+            let v = self.values[l];
+            if update.is_some() || (resumed && v != Bounds::UNKNOWN) {
+                changed += 1;
+                send(self, l, v);
             }
         }
+        changed
     }
 
-    // ---- 2. Propagation rounds.
-    {
-        let probe = ProbeHandle::new();
-        let state = shared.clone();
-        let game = game.clone();
-        let emit = emit.clone();
-        let ckpt_dir = opts.checkpoint_dir.clone();
-        let ckpt_every = opts.checkpoint_every;
-        let game_key = opts.game_key.clone();
-        worker.dataflow::<u32, _, _>(|scope| {
-            let (handle, cycle) = scope.feedback::<Vec<Msg>>(1);
-            cycle
-                .unary_frontier::<Timed<Msg>, _, _, _>(
-                    Exchange::new(|m: &Msg| m.0),
-                    "Retrograde",
-                    move |cap, _info| {
-                        let mut start = Some(cap);
-                        let mut stash: BTreeMap<u32, (Capability<u32>, Vec<Msg>)> = BTreeMap::new();
-                        let mut last_checkpoint = Instant::now();
-                        let mut touched: Vec<u32> = Vec::new();
-                        move |(input, frontier), output| {
-                            let mut guard = state.borrow_mut();
-                            let t = &mut *guard;
-                            if let Some(cap) = start.take() {
-                                // Round 0: every state from its end-of-game edges (and, after a
-                                // resume, every known state is announced again).
-                                let mut session = output.session(&cap);
-                                let mut changed = 0u64;
-                                for l in 0..t.values.len() {
-                                    let s = global(l as u64);
-                                    let update = t.recompute(&*game, l, s);
-                                    let v = t.values[l];
-                                    if update.is_some() || (resumed && v != Bounds::UNKNOWN) {
-                                        changed += 1;
-                                        session.give_iterator(t.messages(l, v));
-                                    }
-                                }
-                                if index == 0 {
-                                    emit(Event::Round {
-                                        round: 0,
-                                        changed,
-                                        seconds: started.elapsed().as_secs_f64(),
-                                    });
-                                }
-                            }
-                            input.for_each_stamp(|cap, data| {
-                                let Some(cap) = cap.retain_least(output.output_index()) else {
-                                    return;
-                                };
-                                let entry = stash
-                                    .entry(*cap.time())
-                                    .or_insert_with(|| (cap, Vec::new()));
-                                for batch in data {
-                                    entry.1.append(batch);
-                                }
-                            });
-                            while let Some(&time) = stash.keys().next() {
-                                if frontier.less_equal(&time) {
-                                    break;
-                                }
-                                let (cap, msgs) = stash.remove(&time).expect("key just seen");
-                                touched.clear();
-                                for (pred, slot, lo, hi) in msgs {
-                                    let l = local(pred) as usize;
-                                    let i = t.offsets[l] as usize + slot as usize;
-                                    t.slots[i] = tighten(t.slots[i], Bounds { lo, hi });
-                                    touched.push(l as u32);
-                                }
-                                touched.sort_unstable();
-                                touched.dedup();
-                                let mut session = output.session(&cap);
-                                let mut changed = 0u64;
-                                for &l in &touched {
-                                    let l = l as usize;
-                                    if let Some(v) = t.recompute(&*game, l, global(l as u64)) {
-                                        changed += 1;
-                                        session.give_iterator(t.messages(l, v));
-                                    }
-                                }
-                                t.rounds = t.rounds.max(time + 1);
-                                if index == 0 {
-                                    emit(Event::Round {
-                                        round: time,
-                                        changed,
-                                        seconds: started.elapsed().as_secs_f64(),
-                                    });
-                                }
-                                if let Some(dir) = &ckpt_dir {
-                                    if last_checkpoint.elapsed() >= ckpt_every {
-                                        let ck = Checkpoint {
-                                            game_key: game_key.clone(),
-                                            states: n,
-                                            worker: index,
-                                            peers: peers as usize,
-                                            round: t.rounds,
-                                            values: t.values.clone(),
-                                        };
-                                        match checkpoint::save(dir, &ck) {
-                                            Ok(()) => emit(Event::Checkpoint {
-                                                worker: index,
-                                                round: time,
-                                            }),
-                                            Err(e) => t.error = Some(e.to_string()),
-                                        }
-                                        last_checkpoint = Instant::now();
-                                    }
-                                }
-                            }
-                        }
-                    },
-                )
-                .probe_with(&probe)
-                .connect_loop(handle);
-        });
-        worker.step_while(|| !probe.done());
+    /// A later round: applies the messages to the slots, recomputes the states they touch and
+    /// calls `send` for each that changed; returns how many did.
+    #[inline]
+    fn next_round<G: GameGraph>(
+        &mut self,
+        game: &G,
+        at: Layout,
+        msgs: Vec<Msg>,
+        touched: &mut Vec<u32>,
+        mut send: impl FnMut(&Local, usize, Bounds),
+    ) -> u64 {
+        touched.clear();
+        for (pred, slot, lo, hi) in msgs {
+            let l = at.local(pred) as usize;
+            let i = self.offsets[l] as usize + slot as usize;
+            self.slots[i] = tighten(self.slots[i], Bounds { lo, hi });
+            touched.push(l as u32);
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        let mut changed = 0u64;
+        for &l in touched.iter() {
+            let l = l as usize;
+            if let Some(v) = self.recompute(game, l, at.global(l as u64)) {
+                changed += 1;
+                send(self, l, v);
+            }
+        }
+        changed
     }
+}
+
+fn run_worker<G: GameGraph>(
+    worker: &mut timely::worker::Worker,
+    game: Arc<G>,
+    opts: &Options,
+) -> Result<WorkerOutcome, SolveError> {
+    let at = Layout::of(worker, game.num_states());
+    let progress = Progress {
+        on_event: opts.on_event.clone(),
+        started: Instant::now(),
+        index: at.index,
+    };
+    let shared = Rc::new(RefCell::new(Local::default()));
+    build_edges(worker, &*game, at, &shared, &progress)?;
+    let resumed_round = resume(opts, at, &shared)?;
+    propagate(
+        worker,
+        game,
+        at,
+        &shared,
+        resumed_round.is_some(),
+        opts,
+        &progress,
+    );
     if let Some(e) = shared.borrow_mut().error.take() {
         return Err(SolveError::Worker(e));
     }
-
-    // ---- 3. Gather every bound at worker 0.
-    let gathered: Rc<RefCell<Option<Vec<Bounds>>>> = Rc::new(RefCell::new(None));
-    {
-        let mut input = InputHandle::<u32, Timed<(u64, i16, i16)>>::new();
-        let probe = ProbeHandle::new();
-        let sink = gathered.clone();
-        if index == 0 {
-            *gathered.borrow_mut() = Some(vec![Bounds::UNKNOWN; n as usize]);
-        }
-        worker.dataflow::<u32, _, _>(|scope| {
-            scope
-                .input_from(&mut input)
-                .unary::<Timed<()>, _, _, _>(
-                    Exchange::new(|_: &(u64, i16, i16)| 0),
-                    "Gather",
-                    move |_cap, _info| {
-                        move |input, _output| {
-                            let mut all = sink.borrow_mut();
-                            input.for_each(|_cap, data| {
-                                if let Some(all) = all.as_mut() {
-                                    for (s, lo, hi) in data.drain(..) {
-                                        all[s as usize] = Bounds { lo, hi };
-                                    }
-                                }
-                            });
-                        }
-                    },
-                )
-                .probe_with(&probe);
-        });
-        let values = std::mem::take(&mut shared.borrow_mut().values);
-        for (l, v) in values.iter().enumerate() {
-            input.send((global(l as u64), v.lo, v.hi));
-            if l % (CHUNK as usize) == 0 {
-                worker.step();
-            }
-        }
-        drop(input);
-        worker.step_while(|| !probe.done());
-    }
+    let values = gather(worker, at, &shared);
     let t = shared.borrow();
-    let values = gathered.borrow_mut().take();
     Ok(WorkerOutcome {
         values,
         rounds: t.rounds,
         edges: t.slots.len() as u64,
         resumed_round,
     })
+}
+
+/// Dataflow 1: the edges of the owned states, and their predecessor lists.
+fn build_edges<G: GameGraph>(
+    worker: &mut timely::worker::Worker,
+    game: &G,
+    at: Layout,
+    shared: &Rc<RefCell<Local>>,
+    progress: &Progress,
+) -> Result<(), SolveError> {
+    let mut input = InputHandle::<u32, Timed<(u64, u64)>>::new();
+    let probe = ProbeHandle::new();
+    let sink = shared.clone();
+    worker.dataflow::<u32, _, _>(|scope| {
+        scope
+            .input_from(&mut input)
+            .unary::<Timed<()>, _, _, _>(
+                Exchange::new(|e: &(u64, u64)| e.0),
+                "ReverseEdges",
+                move |_cap, _info| {
+                    move |input, _output| {
+                        let mut t = sink.borrow_mut();
+                        input.for_each(|_cap, data| t.incoming.append(data));
+                    }
+                },
+            )
+            .probe_with(&probe);
+    });
+
+    let mut edges = Vec::new();
+    shared.borrow_mut().offsets.reserve(at.owned as usize + 1);
+    shared.borrow_mut().offsets.push(0);
+    let mut l = 0;
+    while l < at.owned {
+        let end = (l + CHUNK).min(at.owned);
+        {
+            let mut t = shared.borrow_mut();
+            for ll in l..end {
+                t.add_edges(game, at.global(ll), &mut edges, &mut input)?;
+            }
+        }
+        l = end;
+        worker.step();
+    }
+    drop(input);
+    worker.step_while(|| !probe.done());
+
+    let mut t = shared.borrow_mut();
+    t.build_preds(at);
+    t.values = vec![Bounds::UNKNOWN; at.owned as usize];
+    if at.index == 0 {
+        progress.emit(Event::EdgesBuilt {
+            states: at.states,
+            edges: t.slots.len() as u64,
+            seconds: progress.seconds(),
+        });
+    }
+    Ok(())
+}
+
+/// Resumes from this worker's checkpoint, if one matches; returns its round.
+fn resume(
+    opts: &Options,
+    at: Layout,
+    shared: &Rc<RefCell<Local>>,
+) -> Result<Option<u32>, SolveError> {
+    let Some(dir) = &opts.checkpoint_dir else {
+        return Ok(None);
+    };
+    let Some(ck) = checkpoint::load(dir, &opts.game_key, at.states, at.index, at.peers as usize)?
+    else {
+        return Ok(None);
+    };
+    let mut t = shared.borrow_mut();
+    if ck.values.len() != t.values.len() {
+        return Ok(None);
+    }
+    t.values = ck.values;
+    t.rounds = ck.round;
+    Ok(Some(ck.round))
+}
+
+/// Dataflow 2: the propagation rounds, until no message is left.
+fn propagate<G: GameGraph>(
+    worker: &mut timely::worker::Worker,
+    game: Arc<G>,
+    at: Layout,
+    shared: &Rc<RefCell<Local>>,
+    resumed: bool,
+    opts: &Options,
+    progress: &Progress,
+) {
+    let probe = ProbeHandle::new();
+    let state = shared.clone();
+    let progress = progress.clone();
+    let ckpt_dir = opts.checkpoint_dir.clone();
+    let ckpt_every = opts.checkpoint_every;
+    let game_key = opts.game_key.clone();
+    worker.dataflow::<u32, _, _>(|scope| {
+        let (handle, cycle) = scope.feedback::<Vec<Msg>>(1);
+        cycle
+            .unary_frontier::<Timed<Msg>, _, _, _>(
+                Exchange::new(|m: &Msg| m.0),
+                "Retrograde",
+                move |cap, _info| {
+                    let mut start = Some(cap);
+                    let mut stash: BTreeMap<u32, (Capability<u32>, Vec<Msg>)> = BTreeMap::new();
+                    let mut checkpoints = Checkpointer {
+                        dir: ckpt_dir,
+                        every: ckpt_every,
+                        game_key,
+                        last: Instant::now(),
+                    };
+                    let mut touched: Vec<u32> = Vec::new();
+                    move |(input, frontier), output| {
+                        let mut guard = state.borrow_mut();
+                        let t = &mut *guard;
+                        if let Some(cap) = start.take() {
+                            let mut session = output.session(&cap);
+                            let changed = t.first_round(&*game, at, resumed, |t, l, v| {
+                                session.give_iterator(t.messages(l, v));
+                            });
+                            progress.round(0, changed);
+                        }
+                        input.for_each_stamp(|cap, data| {
+                            let Some(cap) = cap.retain_least(output.output_index()) else {
+                                return;
+                            };
+                            let entry = stash
+                                .entry(*cap.time())
+                                .or_insert_with(|| (cap, Vec::new()));
+                            for batch in data {
+                                entry.1.append(batch);
+                            }
+                        });
+                        while let Some(&time) = stash.keys().next() {
+                            if frontier.less_equal(&time) {
+                                break;
+                            }
+                            let (cap, msgs) = stash.remove(&time).expect("key just seen");
+                            let mut session = output.session(&cap);
+                            let changed =
+                                t.next_round(&*game, at, msgs, &mut touched, |t, l, v| {
+                                    session.give_iterator(t.messages(l, v));
+                                });
+                            t.rounds = t.rounds.max(time + 1);
+                            progress.round(time, changed);
+                            checkpoints.after_round(t, at, time, &progress);
+                        }
+                    }
+                },
+            )
+            .probe_with(&probe)
+            .connect_loop(handle);
+    });
+    worker.step_while(|| !probe.done());
+}
+
+/// Dataflow 3: every bound sent to worker 0, which returns the whole table (other workers `None`).
+fn gather(
+    worker: &mut timely::worker::Worker,
+    at: Layout,
+    shared: &Rc<RefCell<Local>>,
+) -> Option<Vec<Bounds>> {
+    let gathered: Rc<RefCell<Option<Vec<Bounds>>>> = Rc::new(RefCell::new(None));
+    let mut input = InputHandle::<u32, Timed<(u64, i16, i16)>>::new();
+    let probe = ProbeHandle::new();
+    let sink = gathered.clone();
+    if at.index == 0 {
+        *gathered.borrow_mut() = Some(vec![Bounds::UNKNOWN; at.states as usize]);
+    }
+    worker.dataflow::<u32, _, _>(|scope| {
+        scope
+            .input_from(&mut input)
+            .unary::<Timed<()>, _, _, _>(
+                Exchange::new(|_: &(u64, i16, i16)| 0),
+                "Gather",
+                move |_cap, _info| {
+                    move |input, _output| {
+                        let mut all = sink.borrow_mut();
+                        input.for_each(|_cap, data| {
+                            if let Some(all) = all.as_mut() {
+                                for (s, lo, hi) in data.drain(..) {
+                                    all[s as usize] = Bounds { lo, hi };
+                                }
+                            }
+                        });
+                    }
+                },
+            )
+            .probe_with(&probe);
+    });
+    let values = std::mem::take(&mut shared.borrow_mut().values);
+    for (l, v) in values.iter().enumerate() {
+        input.send((at.global(l as u64), v.lo, v.hi));
+        if l % (CHUNK as usize) == 0 {
+            worker.step();
+        }
+    }
+    drop(input);
+    worker.step_while(|| !probe.done());
+    let values = gathered.borrow_mut().take();
+    values
 }
