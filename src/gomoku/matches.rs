@@ -162,7 +162,15 @@ struct Engine {
     process: EngineProcess,
     /// Whether the engine has been told of every stone so far.
     synced: bool,
+    /// When the engine last answered a move request.
+    answered: Option<Instant>,
 }
+
+/// The pause between an engine's answer and its next move request. Brains that read their input
+/// while they think (Rapfi) are still winding their search down for a moment after they print
+/// a move, and drop a command that arrives then (its argument is then read as an unknown
+/// command); GUIs and Piskvork never answer that fast. The engine's clock starts after it.
+const SETTLE: Duration = Duration::from_millis(20);
 
 /// What an engine answered to a move request.
 enum Answer {
@@ -175,6 +183,7 @@ impl Engine {
         Ok(Engine {
             process: EngineProcess::spawn(command)?,
             synced: false,
+            answered: None,
         })
     }
 
@@ -215,6 +224,9 @@ impl Engine {
 
     /// Sends a request and reads the move it answers.
     fn request(&mut self, lines: &[String], limit: Duration, size: usize) -> Answer {
+        if let Some(t) = self.answered {
+            std::thread::sleep(SETTLE.saturating_sub(t.elapsed()));
+        }
         for l in lines {
             if !self.send(l) {
                 return Answer::Bad(End::EngineError, "the engine closed its input".into());
@@ -224,6 +236,7 @@ impl Engine {
             Ok(l) => l,
             Err((end, why)) => return Answer::Bad(end, why),
         };
+        self.answered = Some(Instant::now());
         parse_answer(&line, size)
     }
 
