@@ -5,7 +5,7 @@
 pub mod brain;
 pub mod command;
 
-use brain::{Brain, Options, Player};
+use brain::{thread_count, Brain, Options, Player};
 
 /// Who chooses the brain's moves.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,6 +36,9 @@ pub struct Args {
     /// Print no MESSAGE lines
     #[arg(long)]
     pub quiet: bool,
+    /// Search threads (Lazy SMP) until the manager sends INFO thread_num; at most the machine's cores
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub threads: u64,
 }
 
 /// Speaks the protocol on standard input and output until `END` or the end of input.
@@ -50,6 +53,7 @@ pub fn run(args: &Args) -> std::io::Result<()> {
         nodes: args.nodes,
         table_bytes: args.tt_mib.max(1) << 20,
         messages: !args.quiet,
+        threads: thread_count(args.threads).0,
     };
     let stdout = std::io::stdout();
     let mut brain = Brain::new(stdout.lock(), options);

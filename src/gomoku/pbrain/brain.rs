@@ -35,6 +35,8 @@ pub struct Options {
     pub table_bytes: usize,
     /// Print `MESSAGE` lines about each decision.
     pub messages: bool,
+    /// Search threads until the manager sends `INFO thread_num`.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -44,6 +46,7 @@ impl Default for Options {
             nodes: None,
             table_bytes: 64 << 20,
             messages: true,
+            threads: 1,
         }
     }
 }
@@ -204,6 +207,7 @@ impl<W: Write> Brain<W> {
     fn new_game(&mut self, stones: Vec<(Point, Color)>) {
         let table = self.clock.table_bytes(self.options.table_bytes);
         let mut engine = Engine::new(self.size, self.rule, table);
+        engine.set_threads(self.options.threads);
         for (p, c) in stones {
             engine.make(p, c);
         }
@@ -249,6 +253,18 @@ impl<W: Write> Brain<W> {
                         let stones = self.stones();
                         self.new_game(stones);
                     }
+                }
+            }
+            Info::ThreadNum(n) => {
+                let (threads, clamped) = thread_count(n);
+                self.options.threads = threads;
+                if let Some(engine) = self.engine.as_mut() {
+                    engine.set_threads(threads);
+                }
+                if clamped {
+                    return self.say(&format!(
+                        "MESSAGE thread_num {n} clamped to {threads} (the machine's cores)"
+                    ));
                 }
             }
             Info::Other(_) => {}
@@ -376,6 +392,15 @@ impl<W: Write> Brain<W> {
     }
 }
 
+/// The threads to search with for a requested `n`: at least 1, at most the machine's cores; and
+/// whether `n` was changed.
+#[must_use]
+pub fn thread_count(n: u64) -> (usize, bool) {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = usize::try_from(n).unwrap_or(usize::MAX).clamp(1, cores);
+    (threads, threads as u64 != n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,6 +513,48 @@ mod tests {
         assert_eq!(out[16], "ERROR DONE without BOARD");
         assert_eq!(errors, 15);
         assert!(parse_point(&out[17]).is_ok(), "{out:?}");
+    }
+
+    #[test]
+    fn thread_num_is_clamped_to_the_cores_with_a_message() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let mut out = Vec::new();
+        let mut brain = Brain::new(&mut out, quick());
+        for line in [
+            "START 15",
+            "INFO thread_num 100000",
+            "INFO thread_num 0",
+            "INFO thread_num x",
+        ] {
+            brain.handle(line).unwrap();
+        }
+        let out: Vec<String> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(out[0], "OK");
+        assert_eq!(
+            out[1],
+            format!("MESSAGE thread_num 100000 clamped to {cores} (the machine's cores)")
+        );
+        assert_eq!(
+            out[2],
+            "MESSAGE thread_num 0 clamped to 1 (the machine's cores)"
+        );
+        assert!(out[3].starts_with("ERROR"), "{out:?}");
+        assert_eq!(thread_count(1), (1, false));
+        // Two threads play the same forced win as one.
+        let mut options = quick();
+        options.threads = 2;
+        let out = session(
+            &[
+                "START 15", "BOARD", "3,5,1", "4,5,1", "5,5,1", "6,5,1", "3,6,2", "4,6,2", "5,6,2",
+                "6,6,2", "DONE",
+            ],
+            options,
+        );
+        assert!(out[1] == "2,5" || out[1] == "7,5", "{out:?}");
     }
 
     #[test]

@@ -52,6 +52,8 @@ pub enum Info {
     MaxMemory(u64),
     /// The rule bitmask: 1 exactly five, 2 continuous game, 4 renju, 8 caro.
     Rule(u32),
+    /// Search threads (Yixin's and Rapfi's extension).
+    ThreadNum(u64),
     /// A key this brain does not use (game_type, evaluate, folder, ...); ignored.
     Other(String),
 }
@@ -160,6 +162,7 @@ pub fn parse(line: &str, in_board: bool) -> Result<Option<Command>, ParseError> 
                 "time_left" => Info::TimeLeft(parse_number(value, "time_left")?),
                 "max_memory" => Info::MaxMemory(parse_number(value, "max_memory")?),
                 "rule" => Info::Rule(parse_number(value, "rule")?),
+                "thread_num" => Info::ThreadNum(parse_number(value, "thread_num")?),
                 other => Info::Other(other.to_string()),
             };
             Ok(Some(Command::Info(info)))
@@ -209,6 +212,7 @@ mod tests {
             Command::Info(Info::MaxMemory(367001600))
         );
         assert_eq!(ok("INFO rule 1"), Command::Info(Info::Rule(1)));
+        assert_eq!(ok("INFO thread_num 2"), Command::Info(Info::ThreadNum(2)));
         assert_eq!(
             ok("INFO folder C:\\x y"),
             Command::Info(Info::Other("folder".into()))

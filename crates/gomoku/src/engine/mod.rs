@@ -9,6 +9,7 @@ pub mod players;
 pub mod position;
 pub mod search;
 pub mod time;
+pub mod tree;
 
 pub use crate::search::Budget;
 pub use classes::{Class, ClassTable};

@@ -2,14 +2,10 @@
 //! the defences and alpha-beta, the search's shape, and the Gomocup clock's margins ([`super::time`]).
 //! Changing any of these changes the engine's moves and the bench signature.
 
-/// The most moves tried at a node that is not the root (best first).
-pub const BREADTH: usize = 24;
 /// The fewest nodes a threat search gets under a node budget.
 pub const TSS_FLOOR: u64 = 20_000;
 /// Alpha-beta's best moves checked for an opponent threat sequence afterwards.
 pub const SAFETY_CHECKS: usize = 5;
-/// The deepest iteration.
-pub const MAX_DEPTH: i32 = 64;
 
 /// The budget shares are in hundredths of the move's budget.
 pub const PERCENT: u32 = 100;
@@ -31,14 +27,14 @@ pub const ALPHABETA_TIME_SHARE: u32 = 85;
 pub const SAFETY_CHECK_TIME_DIVISOR: u32 = 5;
 
 /// Gomocup clock: time kept back from every move for process and pipe overhead, in milliseconds.
-pub const MARGIN_MS: u64 = 40;
+pub const MARGIN_MS: u64 = 30;
 /// Gomocup clock: the turn time assumed when the manager sends `timeout_turn 0` ("as fast as
 /// possible"), in milliseconds.
 pub const FAST_TURN_MS: u64 = 100;
 /// Gomocup clock: the turn time before the manager sends any, in milliseconds.
 pub const DEFAULT_TURN_MS: u64 = 5000;
 /// Gomocup clock: the fraction of a turn the engine plans to use (numerator, denominator).
-pub const TURN_USE: (u64, u64) = (3, 4);
+pub const TURN_USE: (u64, u64) = (88, 100);
 /// Gomocup clock: the moves still to play are guessed as the empty cells divided by this ...
 pub const EMPTIES_PER_MOVE: u64 = 4;
 /// ... and at least this many.

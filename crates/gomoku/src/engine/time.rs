@@ -71,15 +71,26 @@ impl Clock {
 mod tests {
     use super::*;
 
+    /// The planned use of `ms`, written out: the turn share less the margin.
+    fn use_of(ms: u64) -> u64 {
+        ms * TURN_USE.0 / TURN_USE.1 - MARGIN_MS
+    }
+
     #[test]
     fn turn_time_less_margin() {
         let clock = Clock::default();
-        assert_eq!(clock.move_ms(200), 5000 * 3 / 4 - 40);
+        assert_eq!(clock.move_ms(200), use_of(5000));
+        // Written out for the common 1 s turn: 88% of it less 30 ms.
+        let second = Clock {
+            timeout_turn: 1000,
+            ..Clock::default()
+        };
+        assert_eq!(second.move_ms(200), 850);
         let fast = Clock {
             timeout_turn: 0,
             ..Clock::default()
         };
-        assert_eq!(fast.move_ms(200), 35);
+        assert_eq!(fast.move_ms(200), use_of(FAST_TURN_MS));
         let tiny = Clock {
             timeout_turn: 20,
             ..Clock::default()
@@ -95,16 +106,16 @@ mod tests {
             time_left: Some(10_000),
             max_memory: 0,
         };
-        // 200 empties: 50 moves left, 200 ms each, 150 used, less 40.
-        assert_eq!(clock.move_ms(200), 110);
+        // 200 empties: 50 moves left, 200 ms each, of which the planned share less the margin.
+        assert_eq!(clock.move_ms(200), use_of(200));
         // Few empties: at least 10 moves left.
-        assert_eq!(clock.move_ms(8), 10_000 / 10 * 3 / 4 - 40);
+        assert_eq!(clock.move_ms(8), use_of(10_000 / 10));
         // No time_left yet: the turn time.
         let unknown = Clock {
             time_left: None,
             ..clock
         };
-        assert_eq!(unknown.move_ms(200), 3710);
+        assert_eq!(unknown.move_ms(200), use_of(5000));
     }
 
     #[test]

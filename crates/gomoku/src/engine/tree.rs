@@ -1,0 +1,977 @@
+//! The alpha-beta tree: iterative-deepening principal-variation search over a [`Position`], with
+//! the pruning and reductions that pay in Gomoku (razoring into a VCF quiescence, reverse futility,
+//! null move where no three of the opponent's is pending, late-move pruning and reductions), a
+//! move order from both colours' cell values, the transposition move, killers and history, and a
+//! two-way bucketed transposition table with generations.
+//!
+//! Leaves are threat-aware: at depth 0 the side to move tries its fours (each forces the block) up
+//! to [`QUIESCENCE_FOURS`] deep, so a VCF at the horizon is seen as the win it is.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::engine::position::Position;
+use crate::{Bitboard, Color, Point};
+
+/// A score meaning "wins"; `MATE - n` wins in `n` plies.
+pub const MATE: i32 = 1_000_000;
+/// Scores beyond this are wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1000;
+/// The deepest iteration.
+pub const MAX_DEPTH: i32 = 64;
+/// The deepest ply (quiescence included).
+const MAX_PLY: i32 = 160;
+/// Fours the quiescence plays in a row at most.
+pub const QUIESCENCE_FOURS: i32 = 12;
+/// Moves tried at an inner node at most (best first).
+const BREADTH: usize = 28;
+/// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
+/// never reduced or pruned late (an own three or four, or a block of the opponent's).
+const IMPORTANT: i32 = 40;
+/// Razoring margins by depth (1..=3).
+const RAZOR: [i32; 4] = [0, 180, 320, 480];
+/// Reverse-futility margin per ply of depth.
+const FUTILITY: i32 = 90;
+/// Late-move pruning: moves tried at depth `d` (1..=4) before quiet ones are skipped.
+const LATE_MOVES: [usize; 5] = [0, 6, 9, 14, 20];
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    None,
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One transposition-table entry, packed into a `u64` in the shared table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Entry {
+    score: i32,
+    best: u16,
+    depth: i8,
+    /// Bound in bits 0..2, generation in bits 2..8.
+    meta: u8,
+}
+
+impl Entry {
+    fn bound(self) -> Bound {
+        match self.meta & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => Bound::None,
+        }
+    }
+
+    fn generation(self) -> u8 {
+        self.meta >> 2
+    }
+
+    fn pack(self) -> u64 {
+        u64::from(self.score as u32)
+            | u64::from(self.best) << 32
+            | u64::from(self.depth as u8) << 48
+            | u64::from(self.meta) << 56
+    }
+
+    fn unpack(bits: u64) -> Entry {
+        Entry {
+            score: bits as u32 as i32,
+            best: (bits >> 32) as u16,
+            depth: (bits >> 48) as u8 as i8,
+            meta: (bits >> 56) as u8,
+        }
+    }
+}
+
+/// One slot of the shared table: the entry, and the key XOR the entry, so that a slot torn by two
+/// threads writing at once reads as a miss rather than as a wrong entry (Hyatt's lockless scheme).
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The transposition table, shared by the search threads: two-slot buckets of 16 bytes a slot.
+#[derive(Debug)]
+pub struct Table {
+    slots: Box<[Slot]>,
+}
+
+/// Bytes of one transposition-table slot.
+pub const ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
+
+impl Table {
+    /// A table of about `bytes` (a power of two slots, at least 1024).
+    #[must_use]
+    pub fn new(bytes: usize) -> Table {
+        let slots = (bytes / ENTRY_BYTES).max(1024);
+        let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
+        Table {
+            slots: (0..slots).map(|_| Slot::default()).collect(),
+        }
+    }
+
+    /// The table's size in bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * ENTRY_BYTES
+    }
+
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn clear(&self) {
+        for slot in self.slots.iter() {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The entry in slot `i` if it belongs to `key`.
+    #[inline]
+    fn load(&self, i: usize, key: u64) -> Option<Entry> {
+        let slot = &self.slots[i];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        (check ^ data == key && data != 0).then(|| Entry::unpack(data))
+    }
+
+    /// The entry in slot `i`, whoever it belongs to (for replacement).
+    #[inline]
+    fn peek(&self, i: usize) -> Entry {
+        Entry::unpack(self.slots[i].data.load(Ordering::Relaxed))
+    }
+
+    #[inline]
+    fn save(&self, i: usize, key: u64, e: Entry) {
+        let data = e.pack();
+        let slot = &self.slots[i];
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+}
+
+/// One thread's search state: the shared transposition table, its own move-order statistics and
+/// limits, and the flag that stops every thread.
+#[derive(Debug)]
+pub struct Tree {
+    table: Arc<Table>,
+    generation: u8,
+    /// Per cell, per colour: cutoffs weighted by depth squared.
+    history: Vec<[u32; 2]>,
+    /// Per ply: the two latest moves that cut off.
+    killers: Vec<[u16; 2]>,
+    size: usize,
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    /// Set by the main thread when it stops; helpers poll it.
+    stop: Arc<AtomicBool>,
+    pub stopped: bool,
+    /// The deepest ply reached in the last iteration.
+    pub seldepth: i32,
+}
+
+/// What one iteration of the root search found.
+#[derive(Clone, Debug)]
+pub struct Ranked {
+    /// The root moves, best first.
+    pub moves: Vec<Point>,
+    /// The best move's score.
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+}
+
+impl Tree {
+    /// A tree for boards of side `size` with a table of about `table_bytes` (a power of two
+    /// entries, at least 1024).
+    #[must_use]
+    pub fn new(size: usize, table_bytes: usize) -> Tree {
+        Tree {
+            table: Arc::new(Table::new(table_bytes)),
+            generation: 0,
+            history: vec![[0; 2]; size * size],
+            killers: vec![[u16::MAX; 2]; MAX_PLY as usize + 2],
+            size,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            stopped: false,
+            seldepth: 0,
+        }
+    }
+
+    /// A helper thread's tree: the same table, stop flag and history, its own killers and counts.
+    #[must_use]
+    pub fn helper(&self) -> Tree {
+        Tree {
+            table: Arc::clone(&self.table),
+            generation: self.generation,
+            history: self.history.clone(),
+            killers: vec![[u16::MAX; 2]; MAX_PLY as usize + 2],
+            size: self.size,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: Arc::clone(&self.stop),
+            stopped: false,
+            seldepth: 0,
+        }
+    }
+
+    /// The transposition table's size in bytes.
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history.fill([0; 2]);
+        self.generation = 0;
+    }
+
+    /// Iterative deepening with `threads` threads (Lazy SMP: helpers search the same root on
+    /// copies of the position and share the table; odd helpers start one ply deeper, so that the
+    /// threads spread over depths). The main thread's result is the answer; the helpers stop when
+    /// it does. Node counts include every thread's.
+    pub fn iterate_threads(
+        &mut self,
+        pos: &mut Position,
+        me: Color,
+        roots: Vec<Point>,
+        nodes: Option<u64>,
+        deadline: Option<Instant>,
+        threads: usize,
+    ) -> Ranked {
+        if threads <= 1 {
+            return self.iterate(pos, me, roots, nodes, deadline);
+        }
+        self.stop.store(false, Ordering::Relaxed);
+        let extra = std::thread::scope(|scope| {
+            let mut helpers = Vec::new();
+            for i in 1..threads {
+                let mut tree = self.helper();
+                tree.generation = (self.generation + 1) & 63;
+                let mut copy = pos.clone();
+                let roots = roots.clone();
+                helpers.push(scope.spawn(move || {
+                    tree.deepen(&mut copy, me, roots, 1 + (i % 2) as i32);
+                    tree.nodes
+                }));
+            }
+            let ranked = self.iterate(pos, me, roots, nodes, deadline);
+            self.stop.store(true, Ordering::Relaxed);
+            let extra: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (ranked, extra)
+        });
+        let (ranked, extra) = extra;
+        self.nodes += extra;
+        ranked
+    }
+
+    /// Iterative deepening over `roots` (ordered, best first) for `me`, within `nodes` more nodes
+    /// and until `deadline`. Returns the roots ranked by the deepest completed iteration.
+    pub fn iterate(
+        &mut self,
+        pos: &mut Position,
+        me: Color,
+        roots: Vec<Point>,
+        nodes: Option<u64>,
+        deadline: Option<Instant>,
+    ) -> Ranked {
+        self.node_limit = nodes.unwrap_or(u64::MAX).saturating_add(self.nodes);
+        self.deadline = deadline;
+        self.generation = (self.generation + 1) & 63;
+        for h in &mut self.history {
+            h[0] /= 8;
+            h[1] /= 8;
+        }
+        self.deepen(pos, me, roots, 1)
+    }
+
+    /// The iterations from `first_depth` on, until a limit, the stop flag or a proven result.
+    fn deepen(
+        &mut self,
+        pos: &mut Position,
+        me: Color,
+        mut roots: Vec<Point>,
+        first_depth: i32,
+    ) -> Ranked {
+        self.stopped = false;
+        for k in &mut self.killers {
+            *k = [u16::MAX; 2];
+        }
+        let mut best = (0, 0);
+        let empty = pos.size() * pos.size() - pos.stone_count();
+        let max_depth = MAX_DEPTH.min(empty as i32);
+        for depth in first_depth.min(max_depth)..=max_depth {
+            self.seldepth = 0;
+            let mut alpha = -MATE - 1;
+            let beta = MATE + 1;
+            let mut scored = Vec::with_capacity(roots.len());
+            for (k, &p) in roots.iter().enumerate() {
+                pos.make(p, me);
+                let score = if k == 0 {
+                    -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true)
+                } else {
+                    let mut s = -self.search(pos, depth - 1, -alpha - 1, -alpha, 1, !me, false);
+                    if s > alpha && !self.stopped {
+                        s = -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true);
+                    }
+                    s
+                };
+                pos.unmake();
+                if self.stopped {
+                    break;
+                }
+                scored.push((score, k, p));
+                if score > alpha {
+                    alpha = score;
+                }
+            }
+            if self.stopped {
+                // A move of the unfinished iteration that beat the previous best (searched first
+                // at this depth) is the better guess.
+                if let Some(&(score, k, p)) = scored
+                    .iter()
+                    .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+                {
+                    if k > 0 && scored.first().is_some_and(|f| score > f.0) {
+                        roots.remove(k);
+                        roots.insert(0, p);
+                        best.0 = score;
+                    }
+                }
+                break;
+            }
+            // Stable: ties keep the previous order, so the result is deterministic.
+            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            roots = scored.iter().map(|&(_, _, p)| p).collect();
+            best = (scored[0].0, depth as u32);
+            if scored[0].0.abs() >= MATE_BOUND {
+                break;
+            }
+        }
+        Ranked {
+            moves: roots,
+            score: best.0,
+            depth: best.1,
+        }
+    }
+
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        let polled = self.nodes & 1023 == 0
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.load(Ordering::Relaxed));
+        if self.nodes >= self.node_limit || polled {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The checks every node starts with: a five to complete, the opponent's five to block, a
+    /// straight four. `Some(Ok(score))` when they decide the node; `Some(Err(p))` when the only
+    /// move is the block on `p` (the caller plays it at the same depth).
+    #[inline]
+    fn forced(&self, pos: &Position, s: Color, ply: i32) -> Option<Result<i32, Point>> {
+        let o = !s;
+        if !pos.class_sets(s).five.is_empty() {
+            return Some(Ok(MATE - ply - 1));
+        }
+        let their_fives = pos.class_sets(o).five;
+        if let Some(p) = first(their_fives) {
+            if their_fives.count() >= 2 {
+                return Some(Ok(-(MATE - ply - 2)));
+            }
+            if pos.stone_count() + 1 >= pos.size() * pos.size() {
+                return Some(Ok(0));
+            }
+            return Some(Err(p));
+        }
+        if !pos.class_sets(s).open_four.is_empty() {
+            return Some(Ok(MATE - ply - 3));
+        }
+        if pos.stone_count() >= pos.size() * pos.size() {
+            return Some(Ok(0));
+        }
+        None
+    }
+
+    /// Negamax with alpha-beta; `s` is to move; `pv` marks nodes searched with an open window.
+    fn search(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: i32,
+        s: Color,
+        pv: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let o = !s;
+        match self.forced(pos, s, ply) {
+            Some(Ok(score)) => return score,
+            Some(Err(block)) => {
+                // A forced block costs no depth.
+                pos.make(block, s);
+                let score = -self.search(pos, depth, -beta, -alpha, ply + 1, o, pv);
+                pos.unmake();
+                return score;
+            }
+            None => {}
+        }
+        // Mate-distance pruning: no line here can beat a win found nearer the root.
+        alpha = alpha.max(-(MATE - ply));
+        beta = beta.min(MATE - ply - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, s, 0);
+        }
+        let key = pos.hash() ^ (s as u64);
+        let (entry, _) = self.probe(key);
+        let mut hint = u16::MAX;
+        if let Some(e) = entry {
+            hint = e.best;
+            if !pv && i32::from(e.depth) >= depth {
+                let score = from_table(e.score, ply);
+                match e.bound() {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        let facing = !pos.class_sets(o).open_four.is_empty();
+        let eval = pos.evaluate(s);
+        if !pv && !facing && beta.abs() < MATE_BOUND {
+            // Razoring: far below alpha near the leaves, only a VCF can save the node.
+            if depth <= 3 && eval + RAZOR[depth as usize] < alpha {
+                return self.quiesce(pos, alpha, alpha + 1, ply, s, 0);
+            }
+            // Reverse futility: far above beta near the leaves.
+            if depth <= 6 && eval - FUTILITY * depth >= beta {
+                return eval;
+            }
+            // Null move: with no three of the opponent's pending, passing and still failing high
+            // means a real move fails high too. The opponent's fours are searched after the pass.
+            if depth >= 3 && eval >= beta && pos.class_sets(o).four.is_empty() {
+                let r = 2 + depth / 4;
+                let v = -self.search(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, o, false);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+        let moves = self.moves(pos, s, ply, hint, facing);
+        if moves.is_empty() {
+            return eval;
+        }
+        let alpha0 = alpha;
+        let mut best = -MATE - 1;
+        let mut best_move = moves[0];
+        for (k, &p) in moves.iter().enumerate() {
+            let cell = self.cell(p);
+            let important = facing
+                || cell == usize::from(hint)
+                || pos.value(p, s) >= IMPORTANT
+                || pos.value(p, o) >= IMPORTANT
+                || self.killers[ply as usize].contains(&(cell as u16));
+            if !pv
+                && !important
+                && depth <= 4
+                && k >= LATE_MOVES[depth as usize]
+                && best > -MATE_BOUND
+            {
+                continue;
+            }
+            pos.make(p, s);
+            let score = if k == 0 {
+                -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, pv)
+            } else {
+                let r = if depth >= 3 && k >= 2 && !important {
+                    reduction(depth, k, pv).min(depth - 2)
+                } else {
+                    0
+                };
+                let mut v = -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, o, false);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.search(pos, depth - 1, -alpha - 1, -alpha, ply + 1, o, false);
+                }
+                if pv && v > alpha && v < beta && !self.stopped {
+                    v = -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, true);
+                }
+                v
+            };
+            pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = p;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                self.history[cell][s.index()] += (depth * depth) as u32;
+                let killers = &mut self.killers[ply as usize];
+                if killers[0] != cell as u16 {
+                    killers[1] = killers[0];
+                    killers[0] = cell as u16;
+                }
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(key, best, ply, self.cell(best_move) as u16, depth, bound);
+        best
+    }
+
+    /// The quiescence: the side to move stands pat on the evaluation or plays one of its fours
+    /// (the opponent's block is forced), so a VCF beyond the horizon is found.
+    fn quiesce(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        s: Color,
+        fours: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let o = !s;
+        match self.forced(pos, s, ply) {
+            Some(Ok(score)) => return score,
+            Some(Err(block)) => {
+                pos.make(block, s);
+                let score = -self.quiesce(pos, -beta, -alpha, ply + 1, o, fours);
+                pos.unmake();
+                return score;
+            }
+            None => {}
+        }
+        let stand = pos.evaluate(s);
+        if stand >= beta || fours >= QUIESCENCE_FOURS || ply >= MAX_PLY {
+            return stand;
+        }
+        if pos.class_sets(s).four.is_empty() {
+            return stand;
+        }
+        let key = pos.hash() ^ (s as u64);
+        if let (Some(e), _) = self.probe(key) {
+            let score = from_table(e.score, ply);
+            match e.bound() {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
+                _ => {}
+            }
+        }
+        let alpha0 = alpha;
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut best_move = u16::MAX;
+        let mut tries: Vec<(i32, Point)> = pos
+            .class_sets(s)
+            .four
+            .iter()
+            .map(|p| (pos.value(p, s), p))
+            .collect();
+        tries.sort_unstable_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(a.1.y.cmp(&b.1.y))
+                .then(a.1.x.cmp(&b.1.x))
+        });
+        for (_, p) in tries {
+            pos.make(p, s);
+            let v = -self.quiesce(pos, -beta, -alpha, ply + 1, o, fours + 1);
+            pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = self.cell(p) as u16;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(key, best, ply, best_move, 0, bound);
+        best
+    }
+
+    /// The moves worth trying for `s` at an inner node, best first: the table's move, killers,
+    /// then by both colours' cell values and history. Facing an open three (the opponent has a
+    /// straight-four move), only counter-fours and the squares that stop it.
+    fn moves(&self, pos: &Position, s: Color, ply: i32, hint: u16, facing: bool) -> Vec<Point> {
+        let mut scored = self.scored(pos, s, facing);
+        let killers = self.killers[ply as usize];
+        for m in &mut scored {
+            let cell = m.1 as u16;
+            if cell == hint {
+                m.0 = i64::MAX;
+            } else if cell == killers[0] {
+                m.0 += 1 << 22;
+            } else if cell == killers[1] {
+                m.0 += 1 << 21;
+            }
+        }
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.truncate(BREADTH);
+        scored.into_iter().map(|(_, _, p)| p).collect()
+    }
+
+    /// The root's moves for `me`, best first; every empty cell when no stone is near any.
+    #[must_use]
+    pub fn root_moves(&self, pos: &Position, me: Color) -> Vec<Point> {
+        let facing = !pos.class_sets(!me).open_four.is_empty();
+        let mut scored = self.scored(pos, me, facing);
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        if scored.is_empty() {
+            let n = pos.size() as u8;
+            for y in 0..n {
+                for x in 0..n {
+                    let p = Point::new(x, y);
+                    if pos.stone(p).is_none() {
+                        scored.push((0, self.cell(p), p));
+                    }
+                }
+            }
+        }
+        scored.into_iter().map(|(_, _, p)| p).collect()
+    }
+
+    /// Candidate cells with their order score (mover's value, opponent's value, history).
+    fn scored(&self, pos: &Position, s: Color, facing: bool) -> Vec<(i64, usize, Point)> {
+        let o = !s;
+        let restrict = if facing {
+            let theirs = pos.class_sets(o);
+            Some(theirs.open_four | theirs.four | pos.class_sets(s).four)
+        } else {
+            None
+        };
+        let n = pos.size() as u8;
+        let mut scored = Vec::with_capacity(64);
+        for y in 0..n {
+            for x in 0..n {
+                let p = Point::new(x, y);
+                if pos.stone(p).is_some() {
+                    continue;
+                }
+                match restrict {
+                    Some(r) if !r.contains(p) => continue,
+                    None if !pos.is_near(p) => continue,
+                    _ => {}
+                }
+                let i = self.cell(p);
+                let score = i64::from(pos.value(p, s)) * 6
+                    + i64::from(pos.value(p, o)) * 5
+                    + i64::from(self.history[i][s.index()].min(1 << 20) >> 4);
+                scored.push((score, i, p));
+            }
+        }
+        scored
+    }
+
+    /// The entry for `key` if the table holds one, and the slot to write it to.
+    #[inline]
+    fn probe(&self, key: u64) -> (Option<Entry>, usize) {
+        let base = (key as usize) & (self.table.len() - 1) & !1;
+        for slot in [base, base + 1] {
+            if let Some(e) = self.table.load(slot, key) {
+                if e.bound() != Bound::None {
+                    return (Some(e), slot);
+                }
+            }
+        }
+        // Replace the shallower entry, an entry of an older search first.
+        let (a, b) = (self.table.peek(base), self.table.peek(base + 1));
+        let worth = |e: Entry| {
+            let age = (self.generation.wrapping_sub(e.generation()) & 63) as i32;
+            i32::from(e.depth) - 4 * age
+        };
+        (None, if worth(a) <= worth(b) { base } else { base + 1 })
+    }
+
+    fn store(&mut self, key: u64, score: i32, ply: i32, best: u16, depth: i32, bound: Bound) {
+        let (found, slot) = self.probe(key);
+        if let Some(e) = found {
+            // Keep a deeper result of this search for the same position.
+            if i32::from(e.depth) > depth
+                && e.generation() == self.generation
+                && bound != Bound::Exact
+            {
+                return;
+            }
+        }
+        let bound_bits = match bound {
+            Bound::None => 0,
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let entry = Entry {
+            score: to_table(score, ply),
+            best,
+            depth: depth.clamp(0, 127) as i8,
+            meta: bound_bits | (self.generation << 2),
+        };
+        self.table.save(slot, key, entry);
+    }
+
+    #[inline]
+    fn cell(&self, p: Point) -> usize {
+        p.y as usize * self.size + p.x as usize
+    }
+}
+
+/// Late-move reduction for the `k`-th move at `depth`: grows with the log of both.
+#[inline]
+fn reduction(depth: i32, k: usize, pv: bool) -> i32 {
+    let r = (f64::from(depth).ln() * (k as f64).ln() / 1.8) as i32;
+    if pv {
+        (r - 1).max(0)
+    } else {
+        r
+    }
+}
+
+/// The first point of a set (lowest `y`, then `x`).
+#[inline]
+fn first(set: Bitboard) -> Option<Point> {
+    set.iter().next()
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_table(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rule;
+
+    fn position(size: usize, stones: &[(u8, u8, Color)]) -> Position {
+        let mut pos = Position::new(size, Rule::Freestyle);
+        for &(x, y, c) in stones {
+            pos.make(Point::new(x, y), c);
+        }
+        pos
+    }
+
+    #[test]
+    fn table_keeps_the_deeper_entry_of_the_same_search_and_replaces_old_ones() {
+        let mut tree = Tree::new(15, 1 << 16);
+        tree.store(42, 10, 0, 7, 8, Bound::Lower);
+        tree.store(42, 20, 0, 9, 3, Bound::Lower);
+        let (e, _) = tree.probe(42);
+        let e = e.expect("stored");
+        assert_eq!((e.depth, e.best, e.score), (8, 7, 10));
+        // An exact result replaces it.
+        tree.store(42, 30, 0, 5, 3, Bound::Exact);
+        assert_eq!(tree.probe(42).0.unwrap().best, 5);
+        // A later generation replaces the old deep entry.
+        tree.generation = (tree.generation + 5) & 63;
+        tree.store(42, 40, 0, 3, 1, Bound::Lower);
+        assert_eq!(tree.probe(42).0.unwrap().best, 3);
+    }
+
+    #[test]
+    fn table_stores_mates_relative_to_the_node() {
+        let mut tree = Tree::new(15, 1 << 16);
+        tree.store(7, MATE - 9, 4, 1, 5, Bound::Exact);
+        let e = tree.probe(7).0.unwrap();
+        assert_eq!(from_table(e.score, 6), MATE - 11);
+    }
+
+    #[test]
+    fn buckets_hold_two_positions_and_replace_the_less_worth() {
+        let mut tree = Tree::new(15, 1024 * ENTRY_BYTES);
+        let mask = tree.table.len() as u64 - 1;
+        let (a, b, c) = (2, 2 + (mask + 1), 3 + 2 * (mask + 1));
+        tree.store(a, 1, 0, 1, 9, Bound::Exact);
+        tree.store(b, 2, 0, 2, 2, Bound::Exact);
+        assert!(tree.probe(a).0.is_some() && tree.probe(b).0.is_some());
+        tree.store(c, 3, 0, 3, 5, Bound::Exact);
+        assert!(tree.probe(a).0.is_some(), "the deeper entry stays");
+        assert!(tree.probe(b).0.is_none(), "the shallower entry goes");
+        assert!(tree.probe(c).0.is_some());
+    }
+
+    #[test]
+    fn move_order_puts_the_fours_and_blocks_first() {
+        use Color::{Black as B, White as W};
+        // Black X X X . on row 7 (open three at 4..6), White two stones.
+        let pos = position(
+            15,
+            &[(4, 7, B), (10, 10, W), (5, 7, B), (11, 11, W), (6, 7, B)],
+        );
+        let tree = Tree::new(15, 1 << 16);
+        // White to move faces an open three: only the blocks and counter-fours.
+        let moves = tree.moves(&pos, W, 1, u16::MAX, true);
+        let blocks: Vec<Point> = moves.iter().copied().filter(|p| p.y == 7).collect();
+        assert!(!moves.is_empty());
+        assert!(moves
+            .iter()
+            .all(|p| p.y == 7 || pos.class_sets(W).four.contains(*p)));
+        assert!(blocks.contains(&Point::new(3, 7)) && blocks.contains(&Point::new(7, 7)));
+        // Black to move: its straight-four points lead.
+        let moves = tree.moves(&pos, B, 1, u16::MAX, false);
+        let top: Vec<Point> = moves[..2].to_vec();
+        assert!(top.contains(&Point::new(3, 7)) && top.contains(&Point::new(7, 7)));
+    }
+
+    #[test]
+    fn quiescence_finds_the_suite_vcfs_beyond_the_horizon() {
+        // Every freestyle VCF of the solver suite (tests/data/gomoku/tss_suite.txt, proofs the
+        // referee accepted) is seen by the quiescence alone, from a full window.
+        let suite = include_str!("../../../../tests/data/gomoku/tss_suite.txt");
+        let mut checked = 0;
+        for line in suite.lines().filter(|l| l.starts_with("vcf freestyle win")) {
+            let moves = line
+                .split_whitespace()
+                .skip(4)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let grid = crate::parse_position(&moves, Some(15))
+                .expect("suite position")
+                .grid;
+            let mut pos = Position::new(15, crate::Rule::Freestyle);
+            let mut counts = [0; 2];
+            for p in grid.points() {
+                if let Some(c) = grid.get(p) {
+                    pos.make(p, c);
+                    counts[c.index()] += 1;
+                }
+            }
+            let s = if counts[Color::Black.index()] == counts[Color::White.index()] {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut tree = Tree::new(15, 1 << 20);
+            let v = tree.quiesce(&mut pos, -MATE, MATE, 0, s, 0);
+            assert!(v >= MATE_BOUND, "{line}: quiescence score {v}");
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked} suite positions");
+    }
+
+    #[test]
+    fn pruning_never_drops_a_five_or_a_forced_block() {
+        use Color::{Black as B, White as W};
+        let mut pos = position(
+            15,
+            &[
+                (3, 7, B),
+                (3, 8, W),
+                (4, 7, B),
+                (4, 8, W),
+                (5, 7, B),
+                (5, 8, W),
+                (6, 7, B),
+                (10, 1, W),
+            ],
+        );
+        let mut tree = Tree::new(15, 1 << 20);
+        // Black has four in a row: a five at (2,7) or (7,7), at any depth and window.
+        for depth in 1..6 {
+            for (a, b) in [(-MATE, MATE), (100, 101), (-101, -100)] {
+                let v = tree.search(&mut pos, depth, a, b, 0, B, false);
+                assert!(v >= MATE_BOUND.min(b), "depth {depth} window {a},{b}: {v}");
+            }
+        }
+        // White to move must block and then loses to the other end: a loss whatever it does.
+        let v = tree.search(&mut pos, 3, -MATE, MATE, 0, W, true);
+        assert!(v <= -MATE_BOUND, "{v}");
+    }
+
+    #[test]
+    fn two_threads_agree_with_one_on_a_forced_win_and_stop_together() {
+        use Color::{Black as B, White as W};
+        // Black X X X . . with both ends open on row 7 and White scattered: a straight four wins.
+        let stones = [
+            (5, 7, B),
+            (0, 0, W),
+            (6, 7, B),
+            (14, 0, W),
+            (7, 7, B),
+            (0, 14, W),
+        ];
+        let mut pos = position(15, &stones);
+        let mut tree = Tree::new(15, 1 << 20);
+        let roots = tree.root_moves(&pos, B);
+        let deadline = Some(Instant::now() + std::time::Duration::from_millis(300));
+        let r = tree.iterate_threads(&mut pos, B, roots, None, deadline, 2);
+        assert!(r.score >= MATE_BOUND, "{}", r.score);
+        assert!([Point::new(4, 7), Point::new(8, 7)].contains(&r.moves[0]));
+        assert!(pos.is_consistent());
+        // Quiet position, a short deadline: both threads stop and the main result stands.
+        let mut pos = position(15, &[(7, 7, B), (8, 8, W)]);
+        let roots = tree.root_moves(&pos, B);
+        let start = Instant::now();
+        let deadline = Some(start + std::time::Duration::from_millis(100));
+        let r = tree.iterate_threads(&mut pos, B, roots, None, deadline, 2);
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+        assert!(r.depth >= 1 && pos.stone_count() == 2);
+    }
+}
