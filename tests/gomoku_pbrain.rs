@@ -9,6 +9,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use stonelab_gomoku::search::referee;
+use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::{five_points, solve, Limits, Mode};
 use stonelab_gomoku::{parse_position, Board, Color, Grid, Point, Rule};
 
@@ -194,33 +195,20 @@ fn starts_a_vcf(grid: &Grid, rule: Rule, me: Color, m: Point) -> bool {
 #[test]
 fn finds_the_vcf_of_every_suite_position() {
     let mut checked = 0;
-    for line in SUITE
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let (mode, rule, result) = (fields[0], fields[1], fields[2]);
-        if mode != "vcf" || result != "win" {
+    for e in parse_suite(SUITE) {
+        if e.mode != Mode::Vcf || !e.win {
             continue;
         }
-        let rule: Rule = rule.parse().unwrap();
-        let grid = parse_position(&fields[4..].join(" "), Some(15))
-            .unwrap()
-            .grid;
-        let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-        let me = if count(Color::Black) == count(Color::White) {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let board = Board::from_grid(&grid, rule);
+        let (grid, rule, me) = (&e.grid, e.rule, e.to_move);
+        let board = Board::from_grid(grid, rule);
         assert!(solve(&board, me, Mode::Vcf, &Limits::for_mode(Mode::Vcf))
             .proof
             .is_some());
-        let m = brain_move(&grid, me, rule);
+        let m = brain_move(grid, me, rule);
         assert!(
-            starts_a_vcf(&grid, rule, me, m),
-            "{line}: the brain played {m:?}, which starts no VCF"
+            starts_a_vcf(grid, rule, me, m),
+            "{}: the brain played {m:?}, which starts no VCF",
+            e.line
         );
         checked += 1;
     }

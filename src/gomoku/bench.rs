@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 use stonelab_gomoku::games::{bench_positions, nearby_move, Rng};
+use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::{self, Limits, Mode};
 use stonelab_gomoku::{
-    parse_position, tables::reference, Bitboard, Board, Color, LineCodes, PatternTable, Point,
-    Rule, ThreatMaskTable,
+    tables::reference, Bitboard, Board, Color, LineCodes, PatternTable, Point, Rule,
+    ThreatMaskTable,
 };
 
 use super::RuleArg;
@@ -221,24 +222,9 @@ struct SuiteFigures {
 
 /// The suite's positions: mode, rule, board, side to move.
 fn suite_positions() -> Vec<(Mode, Rule, Board, Color)> {
-    SUITE
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let mode = if f[0] == "vct" { Mode::Vct } else { Mode::Vcf };
-            let rule: Rule = f[1].parse().expect("suite rule");
-            let grid = parse_position(&f[4..].join(" "), Some(15))
-                .expect("suite position")
-                .grid;
-            let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-            let c = if count(Color::Black) == count(Color::White) {
-                Color::Black
-            } else {
-                Color::White
-            };
-            (mode, rule, Board::from_grid(&grid, rule), c)
-        })
+    parse_suite(SUITE)
+        .into_iter()
+        .map(|e| (e.mode, e.rule, Board::from_grid(&e.grid, e.rule), e.to_move))
         .collect()
 }
 
