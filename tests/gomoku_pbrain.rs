@@ -215,9 +215,13 @@ fn finds_the_vcf_of_every_suite_position() {
     assert!(checked >= 20, "only {checked} VCF positions");
 }
 
-fn match_json(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["gomoku", "match", "--format", "json"];
-    all.extend_from_slice(args);
+/// The JSON report of `stonelab gomoku match` of `a` against `b`: `games` games on `size` x `size`,
+/// with `extra` arguments.
+fn match_json(a: &str, b: &str, games: u64, size: u32, extra: &[&str]) -> serde_json::Value {
+    let (games, size) = (games.to_string(), size.to_string());
+    let mut all = vec!["gomoku", "match", "--format", "json", "--a", a, "--b", b];
+    all.extend_from_slice(&["--games", &games, "--size", &size]);
+    all.extend_from_slice(extra);
     common::stonelab_json(&all)
 }
 
@@ -226,18 +230,7 @@ fn beats_the_random_and_greedy_players() {
     let engine = format!("{BRAIN} --nodes 3000 --quiet");
     for (opponent, games) in [("random", 100), ("greedy", 100)] {
         let other = format!("{BRAIN} --player {opponent} --seed {{game}}");
-        let m = match_json(&[
-            "--a",
-            &engine,
-            "--b",
-            &other,
-            "--games",
-            &games.to_string(),
-            "--size",
-            "15",
-            "--jobs",
-            "2",
-        ]);
+        let m = match_json(&engine, &other, games, 15, &["--jobs", "2"]);
         let wins = m["wins"].as_u64().unwrap();
         assert_eq!(m["illegal_moves"], 0);
         assert_eq!(m["timeouts"], 0);
@@ -283,20 +276,13 @@ fn self_play_on_8x8_is_balanced_and_never_misses_a_vcf() {
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, openings_8x8(20)).unwrap();
     let engine = format!("{BRAIN} --nodes 20000 --quiet");
-    let m = match_json(&[
-        "--a",
+    let m = match_json(
         &engine,
-        "--b",
         &engine,
-        "--games",
-        "40",
-        "--size",
-        "8",
-        "--openings",
-        openings.to_str().unwrap(),
-        "--jobs",
-        "2",
-    ]);
+        40,
+        8,
+        &["--openings", openings.to_str().unwrap(), "--jobs", "2"],
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     let games = m["games"].as_array().unwrap();
     let (mut black_wins, mut white_wins) = (0u32, 0u32);
@@ -381,9 +367,7 @@ fn binomial_upper(n: u32, alpha: f64) -> u32 {
 fn match_takes_gomocup_rule_numbers_and_rejects_others() {
     let engine = format!("{BRAIN} --nodes 2000 --quiet");
     let random = format!("{BRAIN} --player random --seed {{game}}");
-    let m = match_json(&[
-        "--a", &engine, "--b", &random, "--games", "2", "--size", "9", "--rule", "1",
-    ]);
+    let m = match_json(&engine, &random, 2, 9, &["--rule", "1"]);
     assert_eq!(m["rule"], "standard");
     assert_eq!(m["games"].as_array().unwrap().len(), 2);
     let out = common::stonelab(&[
