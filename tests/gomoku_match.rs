@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{stonelab, stonelab_json, temp_dir};
+use common::{stonelab_json, stonelab_ok, temp_dir};
 use serde_json::Value;
 
 const PBRAIN: &str = env!("CARGO_BIN_EXE_pbrain-stonelab");
@@ -19,10 +19,17 @@ fn players() -> (String, String) {
     )
 }
 
+/// The arguments of `stonelab gomoku match` between `a` and `b` on 9x9, then `extra`.
+fn match_args<'a>(a: &'a str, b: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["gomoku", "match", "--a", a, "--b", b, "--size", "9"];
+    args.extend_from_slice(extra);
+    args
+}
+
 fn play(a: &str, b: &str, record: &Path, extra: &[&str]) -> Value {
     let record = record.display().to_string();
-    let mut args = vec!["gomoku", "match", "--a", a, "--b", b, "--size", "9"];
-    args.extend_from_slice(&["--turn-ms", "200", "--format", "json", "--record", &record]);
+    let mut args = match_args(a, b, &["--turn-ms", "200", "--format", "json"]);
+    args.extend_from_slice(&["--record", &record]);
     args.extend_from_slice(extra);
     stonelab_json(&args)
 }
@@ -67,23 +74,12 @@ fn a_recorded_match_resumes_where_it_stopped() {
 
     // Another match's arguments are refused, naming the line and the difference.
     let path = record.display().to_string();
-    let args = [
-        "gomoku",
-        "match",
-        "--a",
-        &a,
-        "--b",
-        &b,
-        "--size",
-        "9",
-        "--turn-ms",
-        "200",
-    ];
-    let mut other = args.to_vec();
+    let args = match_args(&a, &b, &["--turn-ms", "200"]);
+    let mut other = args.clone();
     other.extend_from_slice(&["--threads", "2", "--record", &path]);
     let err = common::stonelab_err(&other, "line 1");
     assert!(err.contains("threads 1 (--threads 2)"), "{err}");
-    let mut fewer = args.to_vec();
+    let mut fewer = args;
     fewer.extend_from_slice(&["--games", "3", "--record", &path]);
     common::stonelab_err(&fewer, "more than --games 3");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -110,27 +106,11 @@ fn threads_are_sent_as_info_thread_num() {
     .unwrap();
     let fake = format!("sh {}", fake.display());
     let (a, _) = players();
-    let out = stonelab(&[
-        "gomoku",
-        "match",
-        "--a",
+    stonelab_ok(&match_args(
         &a,
-        "--b",
         &fake,
-        "--games",
-        "1",
-        "--size",
-        "9",
-        "--threads",
-        "3",
-        "--turn-ms",
-        "200",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        &["--games", "1", "--threads", "3", "--turn-ms", "200"],
+    ));
     let told = std::fs::read_to_string(&log).unwrap();
     assert!(told.contains("INFO thread_num 3"), "{told}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -152,28 +132,11 @@ fn a_hung_engine_loses_and_is_killed_with_its_group() {
     );
     let (a, _) = players();
     let start = Instant::now();
-    let out = stonelab(&[
-        "gomoku",
-        "match",
-        "--a",
+    let r = stonelab_json(&match_args(
         &a,
-        "--b",
         &hung,
-        "--games",
-        "2",
-        "--size",
-        "9",
-        "--turn-ms",
-        "100",
-        "--format",
-        "json",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+        &["--games", "2", "--turn-ms", "100", "--format", "json"],
+    ));
     assert_eq!(r["wins"], 2, "{r}");
     assert_eq!(r["timeouts"], 2, "{r}");
     assert!(start.elapsed() < Duration::from_secs(30));

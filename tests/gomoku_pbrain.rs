@@ -9,6 +9,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use stonelab_gomoku::search::referee;
+use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::{five_points, solve, Limits, Mode};
 use stonelab_gomoku::{parse_position, Board, Color, Grid, Point, Rule};
 
@@ -194,42 +195,33 @@ fn starts_a_vcf(grid: &Grid, rule: Rule, me: Color, m: Point) -> bool {
 #[test]
 fn finds_the_vcf_of_every_suite_position() {
     let mut checked = 0;
-    for line in SUITE
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let (mode, rule, result) = (fields[0], fields[1], fields[2]);
-        if mode != "vcf" || result != "win" {
+    for e in parse_suite(SUITE) {
+        if e.mode != Mode::Vcf || !e.win {
             continue;
         }
-        let rule: Rule = rule.parse().unwrap();
-        let grid = parse_position(&fields[4..].join(" "), Some(15))
-            .unwrap()
-            .grid;
-        let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-        let me = if count(Color::Black) == count(Color::White) {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let board = Board::from_grid(&grid, rule);
+        let (grid, rule, me) = (&e.grid, e.rule, e.to_move);
+        let board = Board::from_grid(grid, rule);
         assert!(solve(&board, me, Mode::Vcf, &Limits::for_mode(Mode::Vcf))
             .proof
             .is_some());
-        let m = brain_move(&grid, me, rule);
+        let m = brain_move(grid, me, rule);
         assert!(
-            starts_a_vcf(&grid, rule, me, m),
-            "{line}: the brain played {m:?}, which starts no VCF"
+            starts_a_vcf(grid, rule, me, m),
+            "{}: the brain played {m:?}, which starts no VCF",
+            e.line
         );
         checked += 1;
     }
     assert!(checked >= 20, "only {checked} VCF positions");
 }
 
-fn match_json(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["gomoku", "match", "--format", "json"];
-    all.extend_from_slice(args);
+/// The JSON report of `stonelab gomoku match` of `a` against `b`: `games` games on `size` x `size`,
+/// with `extra` arguments.
+fn match_json(a: &str, b: &str, games: u64, size: u32, extra: &[&str]) -> serde_json::Value {
+    let (games, size) = (games.to_string(), size.to_string());
+    let mut all = vec!["gomoku", "match", "--format", "json", "--a", a, "--b", b];
+    all.extend_from_slice(&["--games", &games, "--size", &size]);
+    all.extend_from_slice(extra);
     common::stonelab_json(&all)
 }
 
@@ -238,18 +230,7 @@ fn beats_the_random_and_greedy_players() {
     let engine = format!("{BRAIN} --nodes 3000 --quiet");
     for (opponent, games) in [("random", 100), ("greedy", 100)] {
         let other = format!("{BRAIN} --player {opponent} --seed {{game}}");
-        let m = match_json(&[
-            "--a",
-            &engine,
-            "--b",
-            &other,
-            "--games",
-            &games.to_string(),
-            "--size",
-            "15",
-            "--jobs",
-            "2",
-        ]);
+        let m = match_json(&engine, &other, games, 15, &["--jobs", "2"]);
         let wins = m["wins"].as_u64().unwrap();
         assert_eq!(m["illegal_moves"], 0);
         assert_eq!(m["timeouts"], 0);
@@ -295,20 +276,13 @@ fn self_play_on_8x8_is_balanced_and_never_misses_a_vcf() {
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, openings_8x8(20)).unwrap();
     let engine = format!("{BRAIN} --nodes 20000 --quiet");
-    let m = match_json(&[
-        "--a",
+    let m = match_json(
         &engine,
-        "--b",
         &engine,
-        "--games",
-        "40",
-        "--size",
-        "8",
-        "--openings",
-        openings.to_str().unwrap(),
-        "--jobs",
-        "2",
-    ]);
+        40,
+        8,
+        &["--openings", openings.to_str().unwrap(), "--jobs", "2"],
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     let games = m["games"].as_array().unwrap();
     let (mut black_wins, mut white_wins) = (0u32, 0u32);
@@ -393,9 +367,7 @@ fn binomial_upper(n: u32, alpha: f64) -> u32 {
 fn match_takes_gomocup_rule_numbers_and_rejects_others() {
     let engine = format!("{BRAIN} --nodes 2000 --quiet");
     let random = format!("{BRAIN} --player random --seed {{game}}");
-    let m = match_json(&[
-        "--a", &engine, "--b", &random, "--games", "2", "--size", "9", "--rule", "1",
-    ]);
+    let m = match_json(&engine, &random, 2, 9, &["--rule", "1"]);
     assert_eq!(m["rule"], "standard");
     assert_eq!(m["games"].as_array().unwrap().len(), 2);
     let out = common::stonelab(&[

@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 use stonelab_gomoku::games::{bench_positions, nearby_move, Rng};
+use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::{self, Limits, Mode};
 use stonelab_gomoku::{
-    parse_position, tables::reference, Bitboard, Board, Color, LineCodes, PatternTable, Point,
-    Rule, ThreatMaskTable,
+    tables::reference, Bitboard, Board, Color, LineCodes, PatternTable, Point, Rule,
+    ThreatMaskTable,
 };
 
 use super::RuleArg;
@@ -87,28 +88,41 @@ fn per_call(mut f: impl FnMut()) -> f64 {
     start.elapsed().as_nanos() as f64 / f64::from(REPEAT)
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let rule = Rule::from(args.rule);
+/// Milliseconds `f` takes: the first use of a table is its build in this process.
+fn first_use_ms(f: impl FnOnce()) -> f64 {
     let start = Instant::now();
-    black_box(ThreatMaskTable::get(rule).lookup(0));
-    let lut_build_ms = start.elapsed().as_secs_f64() * 1e3;
-    let start = Instant::now();
-    black_box(PatternTable::get(rule).lookup(0));
-    let pattern_build_ms = start.elapsed().as_secs_f64() * 1e3;
+    f();
+    start.elapsed().as_secs_f64() * 1e3
+}
 
-    let positions = bench_positions(POSITIONS, rule);
-    let (mut make_unmake, mut full, mut incremental, mut tracking, mut naive) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut rng = Rng::new(2024);
-    for moves in &positions {
-        let mut board = Board::new(15, rule)?;
-        let mut color = Color::Black;
-        for &p in moves {
-            board.make(p, color);
-            color = !color;
+/// Nanoseconds per make and unmake of one of `candidates` on `board`, with its threat points brought
+/// up to date after the last.
+fn board_make_unmake_ns(board: &mut Board, candidates: &[Point], color: Color) -> f64 {
+    per_call(|| {
+        for &p in candidates {
+            board.make(black_box(p), color);
+            board.unmake(black_box(p));
         }
+        black_box(board.threat_points());
+    }) / candidates.len() as f64
+}
+
+/// The per-position times (ns) behind the line-code figures, one entry per position.
+#[derive(Default)]
+struct PositionTimes {
+    make_unmake: Vec<f64>,
+    full: Vec<f64>,
+    incremental: Vec<f64>,
+    tracking: Vec<f64>,
+    naive: Vec<f64>,
+}
+
+impl PositionTimes {
+    /// Times the operations on `board` (a bench position, `color` to move) with `MOVES` candidate
+    /// moves near its stones, drawn from `rng`.
+    fn add(&mut self, mut board: Board, color: Color, rule: Rule, rng: &mut Rng) {
         let candidates: Vec<Point> = (0..MOVES)
-            .filter_map(|_| nearby_move(&board, &mut rng))
+            .filter_map(|_| nearby_move(&board, rng))
             .collect();
         let mut codes: LineCodes = board.codes().clone();
         let codes_ns = per_call(|| {
@@ -118,46 +132,58 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             black_box(&codes);
         }) / candidates.len() as f64;
-        let board_ns = per_call(|| {
-            for &p in &candidates {
-                board.make(black_box(p), color);
-                board.unmake(black_box(p));
-            }
-            black_box(board.threat_points());
-        }) / candidates.len() as f64;
+        let board_ns = board_make_unmake_ns(&mut board, &candidates, color);
         let mut tracked = board.clone();
         tracked.track_patterns();
-        let tracked_ns = per_call(|| {
-            for &p in &candidates {
-                tracked.make(black_box(p), color);
-                tracked.unmake(black_box(p));
-            }
-            black_box(tracked.threat_points());
-        }) / candidates.len() as f64;
-        tracking.push(((tracked_ns - board_ns) / 2.0).max(0.0));
-        make_unmake.push(codes_ns);
-        incremental.push(((board_ns - codes_ns) / 2.0).max(0.0));
-        full.push(per_call(|| {
+        let tracked_ns = board_make_unmake_ns(&mut tracked, &candidates, color);
+        self.tracking.push(((tracked_ns - board_ns) / 2.0).max(0.0));
+        self.make_unmake.push(codes_ns);
+        self.incremental
+            .push(((board_ns - codes_ns) / 2.0).max(0.0));
+        self.full.push(per_call(|| {
             black_box(black_box(&board).threat_points_full());
         }));
         let grid = board.to_grid();
         let start = Instant::now();
         black_box(reference::threats(black_box(&grid), rule));
-        naive.push(start.elapsed().as_nanos() as f64);
+        self.naive.push(start.elapsed().as_nanos() as f64);
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let rule = Rule::from(args.rule);
+    let lut_build_ms = first_use_ms(|| {
+        black_box(ThreatMaskTable::get(rule).lookup(0));
+    });
+    let pattern_build_ms = first_use_ms(|| {
+        black_box(PatternTable::get(rule).lookup(0));
+    });
+
+    let positions = bench_positions(POSITIONS, rule);
+    let mut times = PositionTimes::default();
+    let mut rng = Rng::new(2024);
+    for moves in &positions {
+        let mut board = Board::new(15, rule)?;
+        let mut color = Color::Black;
+        for &p in moves {
+            board.make(p, color);
+            color = !color;
+        }
+        times.add(board, color, rule, &mut rng);
     }
     let suite = suite_figures();
     let engine = super::bench_engine::engine_figures(rule);
-    let threats_full_ns = median(full);
-    let naive_ns = median(naive);
+    let threats_full_ns = median(times.full);
+    let naive_ns = median(times.naive);
     let figures = Figures {
         rule: rule.name(),
         positions: positions.len(),
         lut_build_ms,
         pattern_build_ms,
-        make_unmake_ns: median(make_unmake),
+        make_unmake_ns: median(times.make_unmake),
         threats_full_ns,
-        threats_incremental_ns: median(incremental),
-        pattern_tracking_ns: median(tracking),
+        threats_incremental_ns: median(times.incremental),
+        pattern_tracking_ns: median(times.tracking),
         naive_ns,
         speedup_vs_naive: naive_ns / threats_full_ns,
         tss_positions: suite.positions,
@@ -174,36 +200,38 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     match args.format {
         Format::Json => print_json(&figures)?,
-        Format::Text => {
-            let f = &figures;
-            println!("rule {}", f.rule);
-            println!("positions {}", f.positions);
-            for (name, v) in [
-                ("lut_build_ms", f.lut_build_ms),
-                ("pattern_build_ms", f.pattern_build_ms),
-                ("make_unmake_ns", f.make_unmake_ns),
-                ("threats_full_ns", f.threats_full_ns),
-                ("threats_incremental_ns", f.threats_incremental_ns),
-                ("pattern_tracking_ns", f.pattern_tracking_ns),
-                ("naive_ns", f.naive_ns),
-                ("speedup_vs_naive", f.speedup_vs_naive),
-                ("tss_positions", f.tss_positions as f64),
-                ("tss_suite_ms", f.tss_suite_ms),
-                ("tss_max_ms", f.tss_max_ms),
-                ("tss_nodes_per_s", f.tss_nodes_per_s),
-                ("alphabeta_suite_ms", f.alphabeta_suite_ms),
-                ("alphabeta_nodes", f.alphabeta_nodes as f64),
-                ("alphabeta_capped", f.alphabeta_capped as f64),
-                ("alphabeta_ratio", f.alphabeta_ratio),
-                ("engine_positions", f.engine_positions as f64),
-                ("nodes_per_s", f.nodes_per_s),
-            ] {
-                println!("{name} {v:.1}");
-            }
-            println!("signature {}", f.signature);
-        }
+        Format::Text => print_text(&figures),
     }
     Ok(())
+}
+
+/// The figures one a line, `name value`, times with one decimal.
+fn print_text(f: &Figures) {
+    println!("rule {}", f.rule);
+    println!("positions {}", f.positions);
+    for (name, v) in [
+        ("lut_build_ms", f.lut_build_ms),
+        ("pattern_build_ms", f.pattern_build_ms),
+        ("make_unmake_ns", f.make_unmake_ns),
+        ("threats_full_ns", f.threats_full_ns),
+        ("threats_incremental_ns", f.threats_incremental_ns),
+        ("pattern_tracking_ns", f.pattern_tracking_ns),
+        ("naive_ns", f.naive_ns),
+        ("speedup_vs_naive", f.speedup_vs_naive),
+        ("tss_positions", f.tss_positions as f64),
+        ("tss_suite_ms", f.tss_suite_ms),
+        ("tss_max_ms", f.tss_max_ms),
+        ("tss_nodes_per_s", f.tss_nodes_per_s),
+        ("alphabeta_suite_ms", f.alphabeta_suite_ms),
+        ("alphabeta_nodes", f.alphabeta_nodes as f64),
+        ("alphabeta_capped", f.alphabeta_capped as f64),
+        ("alphabeta_ratio", f.alphabeta_ratio),
+        ("engine_positions", f.engine_positions as f64),
+        ("nodes_per_s", f.nodes_per_s),
+    ] {
+        println!("{name} {v:.1}");
+    }
+    println!("signature {}", f.signature);
 }
 
 const SUITE: &str = include_str!("../../tests/data/gomoku/tss_suite.txt");
@@ -221,24 +249,9 @@ struct SuiteFigures {
 
 /// The suite's positions: mode, rule, board, side to move.
 fn suite_positions() -> Vec<(Mode, Rule, Board, Color)> {
-    SUITE
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let mode = if f[0] == "vct" { Mode::Vct } else { Mode::Vcf };
-            let rule: Rule = f[1].parse().expect("suite rule");
-            let grid = parse_position(&f[4..].join(" "), Some(15))
-                .expect("suite position")
-                .grid;
-            let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-            let c = if count(Color::Black) == count(Color::White) {
-                Color::Black
-            } else {
-                Color::White
-            };
-            (mode, rule, Board::from_grid(&grid, rule), c)
-        })
+    parse_suite(SUITE)
+        .into_iter()
+        .map(|e| (e.mode, e.rule, Board::from_grid(&e.grid, e.rule), e.to_move))
         .collect()
 }
 

@@ -2,29 +2,25 @@
 //! `dbs::tests::combination_stage_joins_two_trees` uses one): `cargo run --release -p
 //! stonelab-gomoku --example dbs_hunt`.
 
-use stonelab_gomoku::games::{plausible_game, Rng};
+use stonelab_gomoku::games::{random_position, GamePosition, Rng};
 use stonelab_gomoku::search::dbs::{self, Options};
 use stonelab_gomoku::search::referee;
 use stonelab_gomoku::search::{Limits, Mode};
-use stonelab_gomoku::{render, Bitboard, Board, Color, Grid, Parsed, Rule, Style};
+use stonelab_gomoku::{render, Bitboard, Board, Parsed, Style};
 
 fn main() {
     let mut rng = Rng::new(77);
     let mut found = 0;
     for i in 0..20000u64 {
-        let size = 9 + rng.below(3);
-        let rule = Rule::ALL[rng.below(2)];
-        let game = plausible_game(size, rule, 500_000 + i, size * size * 2 / 3);
-        if game.len() < 8 {
+        let Some(GamePosition {
+            grid,
+            rule,
+            to_move: c,
+        }) = random_position(&mut rng, 9..12, 500_000 + i, 8)
+        else {
             continue;
-        }
-        let k = game.len() / 3 + rng.below(game.len() - game.len() / 3 + 1);
-        let mut grid = Grid::new(size).unwrap();
-        let mut c = Color::Black;
-        for &p in &game[..k] {
-            grid.set(p, Some(c));
-            c = !c;
-        }
+        };
+        let size = grid.size();
         let board = Board::from_grid(&grid, rule);
         for mode in [Mode::Vcf, Mode::Vct] {
             let lim = Limits::for_mode(mode);

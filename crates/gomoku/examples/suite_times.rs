@@ -8,9 +8,10 @@
 use std::time::Instant;
 
 use stonelab_gomoku::search::dbs;
+use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::tss::search;
-use stonelab_gomoku::search::{solve, Limits, Mode};
-use stonelab_gomoku::{parse_position, Board, Color, Rule};
+use stonelab_gomoku::search::{solve, Limits};
+use stonelab_gomoku::Board;
 
 const SUITE: &str = include_str!("../../../tests/data/gomoku/tss_suite.txt");
 
@@ -31,27 +32,12 @@ fn main() {
     let mut total = 0.0;
     let mut max = 0.0f64;
     let mut nodes = 0;
-    for (i, l) in SUITE
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .enumerate()
-    {
+    for (i, e) in parse_suite(SUITE).into_iter().enumerate() {
         if std::env::var("ONLY").is_ok_and(|o| o.split(',').all(|o| o != i.to_string())) {
             continue;
         }
-        let f: Vec<&str> = l.split_whitespace().collect();
-        let mode = if f[0] == "vct" { Mode::Vct } else { Mode::Vcf };
-        let rule: Rule = f[1].parse().expect("suite rule");
-        let grid = parse_position(&f[4..].join(" "), Some(15))
-            .expect("suite position")
-            .grid;
-        let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-        let c = if count(Color::Black) == count(Color::White) {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let board = Board::from_grid(&grid, rule);
+        let (mode, rule, c) = (e.mode, e.rule, e.to_move);
+        let board = Board::from_grid(&e.grid, rule);
         if std::env::var_os("DBS").is_some() {
             let t = Instant::now();
             let d = dbs::search(&board, c, mode, &Limits::for_mode(mode), &opts);
@@ -94,7 +80,7 @@ fn main() {
             mode.name(),
             out.proof.is_some(),
             line,
-            f[2] == "win",
+            e.win,
             out.nodes
         );
     }

@@ -205,13 +205,8 @@ impl Board {
     /// Plays `c` on the empty on-board point `p` and brings the threat set up to date.
     #[inline]
     pub fn make(&mut self, p: Point, c: Color) {
-        debug_assert!(self.contains(p) && self.stone(p).is_none());
-        self.stones[c.index()].insert(p);
-        self.codes.make(p, c);
-        self.update_threats(p);
-        if self.tracker.is_some() {
-            self.update_patterns(p);
-        }
+        self.probe_make(p, c);
+        self.update_around(p);
     }
 
     /// Puts a stone of `c` on the empty point `p` for a quick look at the classes of a few cells
@@ -235,8 +230,14 @@ impl Board {
     #[inline]
     pub fn unmake(&mut self, p: Point) {
         let c = self.stone(p).expect("unmake of an empty point");
-        self.stones[c.index()].remove(p);
-        self.codes.unmake(p, c);
+        self.probe_unmake(p, c);
+        self.update_around(p);
+    }
+
+    /// Brings the threat set, and the class sets when tracked, up to date after a stone came to or
+    /// left `p` (the stones and the line codes already say so).
+    #[inline]
+    fn update_around(&mut self, p: Point) {
         self.update_threats(p);
         if self.tracker.is_some() {
             self.update_patterns(p);

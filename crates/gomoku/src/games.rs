@@ -1,7 +1,9 @@
 //! Deterministic pseudo-random games, for tests and benchmarks: a game player that keeps its moves
 //! near the stones already down, as real games do, driven by a seeded xorshift64* ([`Rng`]).
 
-use crate::{Board, Color, Point, Rule};
+use std::ops::Range;
+
+use crate::{Board, Color, Grid, Point, Rule};
 
 /// The seeded generator of these games: xorshift64* from stonelab-rand (the same sequence for the
 /// same seed as ever).
@@ -67,6 +69,43 @@ pub fn plausible_game(size: usize, rule: Rule, seed: u64, max_moves: usize) -> V
         color = !color;
     }
     moves
+}
+
+/// A position cut from a plausible game: its grid, rule and side to move.
+pub struct GamePosition {
+    pub grid: Grid,
+    pub rule: Rule,
+    pub to_move: Color,
+}
+
+/// A random position: a plausible game (seed `seed`, at most two thirds of the board) on a size
+/// drawn from `sizes` under a rule drawn from [`Rule::ALL`], cut after a random move in its last two
+/// thirds. `None` when the game has fewer than `min_moves` moves (the draws from `rng` are then the
+/// size and the rule only).
+pub fn random_position(
+    rng: &mut Rng,
+    sizes: Range<usize>,
+    seed: u64,
+    min_moves: usize,
+) -> Option<GamePosition> {
+    let size = sizes.start + rng.below(sizes.len());
+    let rule = Rule::ALL[rng.below(2)];
+    let game = plausible_game(size, rule, seed, size * size * 2 / 3);
+    if game.len() < min_moves {
+        return None;
+    }
+    let k = game.len() / 3 + rng.below(game.len() - game.len() / 3 + 1);
+    let mut grid = Grid::new(size).expect("valid size");
+    let mut c = Color::Black;
+    for &p in &game[..k] {
+        grid.set(p, Some(c));
+        c = !c;
+    }
+    Some(GamePosition {
+        grid,
+        rule,
+        to_move: c,
+    })
 }
 
 /// The fixed benchmark set: positions after every move of plausible 15x15 games with fixed seeds,

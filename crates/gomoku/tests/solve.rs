@@ -3,18 +3,11 @@
 //! recall of the solver's VCF against the referee's exhaustive VCF; the small-board truths of Hsu et
 //! al. (no forced win on empty 5x5..8x8, nor after any first move); and a few hand-made rule cases.
 
-use stonelab_gomoku::games::{plausible_game, Rng};
+use stonelab_gomoku::games::{random_position, GamePosition as Position, Rng};
 use stonelab_gomoku::search::dbs;
 use stonelab_gomoku::search::referee::{self, Referee};
 use stonelab_gomoku::search::{solve, Limits, Mode};
 use stonelab_gomoku::{parse_position, Board, Color, Grid, Point, Rule};
-
-/// A position: grid, rule, side to move.
-struct Position {
-    grid: Grid,
-    rule: Rule,
-    to_move: Color,
-}
 
 /// `count` positions from plausible games on 7x7..11x11, cut at a random move; no fives on them.
 fn random_positions(count: usize, seed: u64) -> Vec<Position> {
@@ -23,24 +16,7 @@ fn random_positions(count: usize, seed: u64) -> Vec<Position> {
     let mut i = 0u64;
     while out.len() < count {
         i += 1;
-        let size = 7 + rng.below(5);
-        let rule = Rule::ALL[rng.below(2)];
-        let game = plausible_game(size, rule, seed * 100_000 + i, size * size * 2 / 3);
-        if game.len() < 4 {
-            continue;
-        }
-        let k = game.len() / 3 + rng.below(game.len() - game.len() / 3 + 1);
-        let mut grid = Grid::new(size).unwrap();
-        let mut c = Color::Black;
-        for &p in &game[..k] {
-            grid.set(p, Some(c));
-            c = !c;
-        }
-        out.push(Position {
-            grid,
-            rule,
-            to_move: c,
-        });
+        out.extend(random_position(&mut rng, 7..12, seed * 100_000 + i, 4));
     }
     out
 }

@@ -8,58 +8,15 @@ use std::time::Instant;
 use stonelab_gomoku::games::{plausible_game, Rng};
 use stonelab_gomoku::search::defence::{defences, Playable};
 use stonelab_gomoku::search::referee;
+use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::{five_points, solve, Limits, Mode};
 use stonelab_gomoku::{parse_position, Board, Budget, Color, Grid, Point, Rule};
 
 const SUITE: &str = include_str!("../../../tests/data/gomoku/tss_suite.txt");
 
-struct Entry {
-    mode: Mode,
-    rule: Rule,
-    win: bool,
-    moves: String,
-}
-
-fn suite() -> Vec<Entry> {
-    SUITE
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut it = l.split_whitespace();
-            let mode = match it.next().unwrap() {
-                "vcf" => Mode::Vcf,
-                "vct" => Mode::Vct,
-                m => panic!("bad mode {m}"),
-            };
-            let rule: Rule = it.next().unwrap().parse().unwrap();
-            let win = match it.next().unwrap() {
-                "win" => true,
-                "no_win_found" => false,
-                r => panic!("bad result {r}"),
-            };
-            let _source = it.next().unwrap();
-            Entry {
-                mode,
-                rule,
-                win,
-                moves: it.collect::<Vec<_>>().join(" "),
-            }
-        })
-        .collect()
-}
-
-fn to_move(grid: &Grid) -> Color {
-    let count = |c| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-    if count(Color::Black) == count(Color::White) {
-        Color::Black
-    } else {
-        Color::White
-    }
-}
-
 #[test]
 fn suite_results_match() {
-    let entries = suite();
+    let entries = parse_suite(SUITE);
     for mode in [Mode::Vcf, Mode::Vct] {
         for rule in Rule::ALL {
             let n = entries
@@ -71,9 +28,8 @@ fn suite_results_match() {
     }
     let mut slowest = 0.0f64;
     for (i, e) in entries.iter().enumerate() {
-        let grid = parse_position(&e.moves, Some(15)).unwrap().grid;
-        let board = Board::from_grid(&grid, e.rule);
-        let c = to_move(&grid);
+        let (grid, c) = (&e.grid, e.to_move);
+        let board = Board::from_grid(grid, e.rule);
         let start = Instant::now();
         let out = solve(&board, c, e.mode, &Limits::for_mode(e.mode));
         let ms = start.elapsed().as_secs_f64() * 1e3;
@@ -87,7 +43,7 @@ fn suite_results_match() {
         }
         assert_eq!(out.proof.is_some(), e.win, "suite line {i}: {}", e.moves);
         if let Some(p) = out.proof {
-            referee::check_proof(&grid, e.rule, c, &p).unwrap();
+            referee::check_proof(grid, e.rule, c, &p).unwrap();
         }
     }
     eprintln!(
@@ -108,14 +64,14 @@ fn defender_view_is_consistent() {
         nodes: None,
     };
     let mut checked = 0;
-    for e in suite()
+    for e in parse_suite(SUITE)
         .iter()
         .filter(|e| e.mode == Mode::Vcf && e.win)
         .take(8)
     {
-        let grid = parse_position(&e.moves, Some(15)).unwrap().grid;
-        let board = Board::from_grid(&grid, e.rule);
-        let attacker = to_move(&grid);
+        let grid = &e.grid;
+        let board = Board::from_grid(grid, e.rule);
+        let attacker = e.to_move;
         let defender = !attacker;
         if !five_points(&board, defender).is_empty() || !five_points(&board, attacker).is_empty() {
             continue;

@@ -121,6 +121,41 @@ def base_arg_parser(description):
     return ap
 
 
+def adapter_args(doc, levels, default_level, pkg_env, more=None):
+    """An adapter's parsed command line: --seed, --level (one of `levels`), the options `more(ap)`
+    adds, and --pkg-dir (default: the environment variable `pkg_env`), which goes first on
+    sys.path.  The description is the first line of the adapter's docstring `doc`."""
+    ap = base_arg_parser(doc.splitlines()[0])
+    ap.add_argument("--level", choices=levels, default=default_level)
+    if more is not None:
+        more(ap)
+    ap.add_argument("--pkg-dir", default=os.environ.get(pkg_env))
+    args = ap.parse_args()
+    if args.pkg_dir:
+        sys.path.insert(0, args.pkg_dir)
+    return args
+
+
+def size_support(load_error, fits):
+    """A Brain's supports_size: `load_error` when the package could not be imported, else True for
+    the sizes `fits(n)` accepts and "unsupported size" for the others."""
+
+    def supports_size(n):
+        if load_error:
+            return load_error
+        return True if fits(n) else "unsupported size"
+
+    return supports_size
+
+
+def run_adapter(args, choose, supports_size, name, version, author, new_game=None):
+    """Run an adapter's Brain (seeded from --seed); ABOUT answers `name`, `version` and `author`
+    (with " via stonelab adapter" added)."""
+    about = {"name": name, "version": version, "author": author + " via stonelab adapter",
+             "country": "-"}
+    run_brain(Brain(choose, supports_size, about, seed=args.seed, new_game=new_game))
+
+
 class Brain:
     """pbrain protocol loop.
 
@@ -168,6 +203,14 @@ class Brain:
         if len(parts) < 2:
             raise ValueError("bad coordinates %r" % text)
         return int(parts[0]), int(parts[1])
+
+    def _xy_argument(self, cmd, arg):
+        """The x,y argument of `cmd`, or None after answering "ERROR bad <cmd> argument"."""
+        try:
+            return self._parse_xy(arg)
+        except ValueError:
+            self.send("ERROR bad %s argument" % cmd)
+            return None
 
     def _play(self):
         """Ask the AI for a move, validate it, fall back if needed, record and print it."""
@@ -229,11 +272,10 @@ class Brain:
                     continue
                 self._start(size)
             elif cmd == "RECTSTART":
-                try:
-                    w, h = self._parse_xy(arg)
-                except ValueError:
-                    self.send("ERROR bad RECTSTART argument")
+                xy = self._xy_argument("RECTSTART", arg)
+                if xy is None:
                     continue
+                w, h = xy
                 if w != h:
                     self.pos = None
                     self.send("ERROR unsupported rectangular board")
@@ -266,11 +308,10 @@ class Brain:
                         self.pos = Position(self.pos.size, self.info)
                     self._play()
                 elif cmd == "TURN":
-                    try:
-                        x, y = self._parse_xy(arg)
-                    except ValueError:
-                        self.send("ERROR bad TURN argument")
+                    xy = self._xy_argument("TURN", arg)
+                    if xy is None:
                         continue
+                    x, y = xy
                     if not self.pos.is_empty(x, y):
                         self.send("ERROR invalid move %d,%d" % (x, y))
                         continue
@@ -280,11 +321,10 @@ class Brain:
                     if self._read_board():
                         self._play()
                 else:  # TAKEBACK
-                    try:
-                        x, y = self._parse_xy(arg)
-                    except ValueError:
-                        self.send("ERROR bad TAKEBACK argument")
+                    xy = self._xy_argument("TAKEBACK", arg)
+                    if xy is None:
                         continue
+                    x, y = xy
                     if self.pos.on_board(x, y) and self.pos.cells[y][x] != EMPTY:
                         self.pos.remove(x, y)
                     self.send("OK")

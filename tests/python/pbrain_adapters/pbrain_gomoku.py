@@ -31,12 +31,9 @@ SIZE = 15
 
 
 def main():
-    ap = pc.base_arg_parser(__doc__.splitlines()[0])
-    ap.add_argument("--level", choices=("threatspace", "simple", "negamax"), default="threatspace")
-    ap.add_argument("--pkg-dir", default=os.environ.get("PBRAIN_GOMOKU_DIR"))
-    args = ap.parse_args()
-    if args.pkg_dir:
-        sys.path.insert(0, args.pkg_dir)
+    args = pc.adapter_args(
+        __doc__, ("threatspace", "simple", "negamax"), "threatspace", "PBRAIN_GOMOKU_DIR"
+    )
 
     load_error = None
     try:
@@ -64,11 +61,6 @@ def main():
 
     def new_game(pos):
         state["player"] = factory()  # ThreatSpace keeps a winning line between moves
-
-    def supports_size(n):
-        if load_error:
-            return load_error
-        return True if n == SIZE else "unsupported size"
 
     def to_board(pos):
         own = opp = 0
@@ -107,9 +99,9 @@ def main():
             mv = ask(player, pos)
         return mv
 
-    about = {"name": "gomoku-0.1.0-%s" % args.level, "version": "0.1.0",
-             "author": "gomoku (PyPI, Allen Zhang) via stonelab adapter", "country": "-"}
-    pc.run_brain(pc.Brain(choose, supports_size, about, seed=args.seed, new_game=new_game))
+    pc.run_adapter(args, choose, pc.size_support(load_error, lambda n: n == SIZE),
+                   "gomoku-0.1.0-%s" % args.level, "0.1.0", "gomoku (PyPI, Allen Zhang)",
+                   new_game=new_game)
 
 
 if __name__ == "__main__":

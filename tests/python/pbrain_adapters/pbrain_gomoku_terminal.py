@@ -23,12 +23,7 @@ LEVELS = ("easy", "medium", "hard")
 
 
 def main():
-    ap = pc.base_arg_parser(__doc__.splitlines()[0])
-    ap.add_argument("--level", choices=LEVELS, default="hard")
-    ap.add_argument("--pkg-dir", default=os.environ.get("PBRAIN_GOMOKU_TERMINAL_DIR"))
-    args = ap.parse_args()
-    if args.pkg_dir:
-        sys.path.insert(0, args.pkg_dir)
+    args = pc.adapter_args(__doc__, LEVELS, "hard", "PBRAIN_GOMOKU_TERMINAL_DIR")
 
     load_error = None
     try:
@@ -38,11 +33,6 @@ def main():
             raise ImportError("`gomoku` on sys.path is not gomoku-terminal")
     except Exception as e:  # missing or shadowed by gomoku==0.1.0
         load_error = "cannot import gomoku-terminal (%s)" % e
-
-    def supports_size(n):
-        if load_error:
-            return load_error
-        return True if 5 <= n <= 32 else "unsupported size"
 
     def choose(pos):
         b = Board()
@@ -64,9 +54,8 @@ def main():
             return None
         return (mv[1], mv[0])
 
-    about = {"name": "gomoku-terminal-%s" % args.level, "version": "1.0.2",
-             "author": "gomoku-terminal (PyPI) via stonelab adapter", "country": "-"}
-    pc.run_brain(pc.Brain(choose, supports_size, about, seed=args.seed))
+    pc.run_adapter(args, choose, pc.size_support(load_error, lambda n: 5 <= n <= 32),
+                   "gomoku-terminal-%s" % args.level, "1.0.2", "gomoku-terminal (PyPI)")
 
 
 if __name__ == "__main__":

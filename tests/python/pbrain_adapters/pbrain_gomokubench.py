@@ -22,13 +22,12 @@ import pbrain_common as pc  # noqa: E402
 
 
 def main():
-    ap = pc.base_arg_parser(__doc__.splitlines()[0])
-    ap.add_argument("--level", choices=("easy", "standard", "hard"), default="hard")
-    ap.add_argument("--depth", type=int, default=None, help="override the level's search depth")
-    ap.add_argument("--pkg-dir", default=os.environ.get("PBRAIN_GOMOKUBENCH_DIR"))
-    args = ap.parse_args()
-    if args.pkg_dir:
-        sys.path.insert(0, args.pkg_dir)
+    def more(ap):
+        ap.add_argument("--depth", type=int, default=None, help="override the level's search depth")
+
+    args = pc.adapter_args(
+        __doc__, ("easy", "standard", "hard"), "hard", "PBRAIN_GOMOKUBENCH_DIR", more
+    )
 
     load_error = None
     try:
@@ -39,11 +38,6 @@ def main():
         settings = resolve_ai_settings(level=args.level, depth=args.depth)
     except Exception as e:
         load_error = "cannot import gomokubench (%s)" % e
-
-    def supports_size(n):
-        if load_error:
-            return load_error
-        return True if 5 <= n <= 32 else "unsupported size"
 
     def choose(pos):
         n = pos.size
@@ -66,9 +60,8 @@ def main():
         row, col = int(move[0]), int(move[1])
         return (col, row)
 
-    about = {"name": "gomokubench-%s" % args.level, "version": "0.1.10",
-             "author": "gomokubench (PyPI) via stonelab adapter", "country": "-"}
-    pc.run_brain(pc.Brain(choose, supports_size, about, seed=args.seed))
+    pc.run_adapter(args, choose, pc.size_support(load_error, lambda n: 5 <= n <= 32),
+                   "gomokubench-%s" % args.level, "0.1.10", "gomokubench (PyPI)")
 
 
 if __name__ == "__main__":

@@ -32,15 +32,13 @@ LEVELS = ("heuristic", "mcts", "alphabeta", "minmax", "simple")
 
 
 def main():
-    ap = pc.base_arg_parser(__doc__.splitlines()[0])
-    ap.add_argument("--level", choices=LEVELS, default="heuristic")
-    ap.add_argument("--depth", type=int, default=None, help="max_depth for heuristic/alphabeta/minmax")
-    ap.add_argument("--mcts-seconds", type=float, default=None,
-                    help="MCTS time per move (default: from INFO timeout_turn/time_left, else 1 s)")
-    ap.add_argument("--pkg-dir", default=os.environ.get("PBRAIN_PYGOMOKU_DIR"))
-    args = ap.parse_args()
-    if args.pkg_dir:
-        sys.path.insert(0, args.pkg_dir)
+    def more(ap):
+        ap.add_argument("--depth", type=int, default=None,
+                        help="max_depth for heuristic/alphabeta/minmax")
+        ap.add_argument("--mcts-seconds", type=float, default=None,
+                        help="MCTS time per move (default: from INFO timeout_turn/time_left, else 1 s)")
+
+    args = pc.adapter_args(__doc__, LEVELS, "heuristic", "PBRAIN_PYGOMOKU_DIR", more)
 
     load_error = None
     try:
@@ -57,11 +55,6 @@ def main():
         }[args.level]
     except Exception as e:
         load_error = "cannot import pygomoku (%s)" % e
-
-    def supports_size(n):
-        if load_error:
-            return load_error
-        return True if 5 <= n <= 32 else "unsupported size"
 
     def choose(pos):
         n = pos.size
@@ -87,9 +80,8 @@ def main():
         r, c = ai.calculate_next_move()
         return (c, r)
 
-    about = {"name": "pygomoku-%s" % args.level, "version": "1.0.0",
-             "author": "pygomoku (PyPI, Rui He) via stonelab adapter", "country": "-"}
-    pc.run_brain(pc.Brain(choose, supports_size, about, seed=args.seed))
+    pc.run_adapter(args, choose, pc.size_support(load_error, lambda n: 5 <= n <= 32),
+                   "pygomoku-%s" % args.level, "1.0.0", "pygomoku (PyPI, Rui He)")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@
 //! 3^11 = 177,147 states for standard, 3^9 for freestyle. [`reference_class`] is the same definition
 //! written as plain recursion, used by the tests.
 
-use std::sync::LazyLock;
+use std::ops::Deref;
 
 use crate::tables::windows::WindowTable;
+use crate::tables::PerRule;
 use crate::{Color, Rule};
 
 /// What a stone on a cell makes in one direction, weakest first. Only fives through the cell count.
@@ -55,19 +56,14 @@ impl Class {
         Class::Five,
     ];
 
+    /// The class stored as `bits` (its place in [`Class::ALL`]); `Dead` past the strongest.
     #[inline]
     #[must_use]
     pub const fn from_bits(bits: u8) -> Class {
-        match bits {
-            1 => Class::One,
-            2 => Class::B2,
-            3 => Class::F2,
-            4 => Class::B3,
-            5 => Class::F3,
-            6 => Class::B4,
-            7 => Class::F4,
-            8 => Class::Five,
-            _ => Class::Dead,
+        if (bits as usize) < Class::ALL.len() {
+            Class::ALL[bits as usize]
+        } else {
+            Class::Dead
         }
     }
 }
@@ -81,19 +77,16 @@ enum Cell {
 }
 
 /// The class table of one rule: per key, the white class in the low nibble, black in the high one.
+/// Its [`WindowTable`] gives the rule, both classes of a key ([`WindowTable::lookup`]) and the size.
 pub struct ClassTable(WindowTable);
 
-static FREESTYLE: LazyLock<ClassTable> = LazyLock::new(|| ClassTable::build(Rule::Freestyle));
-static STANDARD: LazyLock<ClassTable> = LazyLock::new(|| ClassTable::build(Rule::Standard));
+static TABLES: PerRule<ClassTable> = PerRule::new();
 
 impl ClassTable {
     /// The shared table of a rule, built on first use (64 KiB freestyle, 1 MiB standard).
     #[must_use]
     pub fn get(rule: Rule) -> &'static ClassTable {
-        match rule {
-            Rule::Freestyle => &FREESTYLE,
-            Rule::Standard => &STANDARD,
-        }
+        TABLES.get_or_build(rule, ClassTable::build)
     }
 
     /// Builds the table of `rule` from the definition.
@@ -108,29 +101,19 @@ impl ClassTable {
         }))
     }
 
-    #[must_use]
-    pub fn rule(&self) -> Rule {
-        self.0.rule()
-    }
-
-    /// Both classes (white low nibble, black high nibble) of a window key.
-    #[inline]
-    #[must_use]
-    pub fn lookup(&self, key: u32) -> u8 {
-        self.0.lookup(key)
-    }
-
     /// The class of colour `c` of a window key.
     #[inline]
     #[must_use]
     pub fn class(&self, key: u32, c: Color) -> Class {
         Class::from_bits(self.0.nibble(key, c))
     }
+}
 
-    /// The table's size in bytes.
-    #[must_use]
-    pub fn bytes(&self) -> usize {
-        self.0.bytes()
+impl Deref for ClassTable {
+    type Target = WindowTable;
+
+    fn deref(&self) -> &WindowTable {
+        &self.0
     }
 }
 

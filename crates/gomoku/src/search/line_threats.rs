@@ -146,8 +146,10 @@ mod tests {
     use super::*;
     use crate::{parse_position, Rule};
 
-    fn board(text: &str, rule: Rule) -> Board {
-        Board::from_grid(&parse_position(text, None).unwrap().grid, rule)
+    /// Black's threats on a freestyle board drawn as `text`.
+    fn black_threats(text: &str) -> Vec<Threat> {
+        let grid = parse_position(text, None).unwrap().grid;
+        line_threats(&Board::from_grid(&grid, Rule::Freestyle), Color::Black)
     }
 
     /// The horizontal threat with gain square `g`.
@@ -159,11 +161,9 @@ mod tests {
 
     #[test]
     fn kinds_cost_and_rest() {
-        let b = board(
+        let t = black_threats(
             "........\n........\n..XX....\n........\n........\n........\n........\n........\n",
-            Rule::Freestyle,
         );
-        let t = line_threats(&b, Color::Black);
         let three = horizontal(&t, Point::new(4, 2));
         assert_eq!(three.kind, ThreatKind::Three);
         assert_eq!(three.rest, vec![Point::new(2, 2), Point::new(3, 2)]);
@@ -173,11 +173,9 @@ mod tests {
         let broken = horizontal(&t, Point::new(5, 2));
         assert_eq!(broken.kind, ThreatKind::BrokenThree);
 
-        let b = board(
+        let t = black_threats(
             "........\n........\n.OXXX...\n........\n........\n........\n........\n........\n",
-            Rule::Freestyle,
         );
-        let t = line_threats(&b, Color::Black);
         let four = horizontal(&t, Point::new(5, 2));
         assert_eq!(four.kind, ThreatKind::Four);
         assert_eq!(four.cost, vec![Point::new(6, 2)]);

@@ -1,6 +1,7 @@
 //! Threat-space search on a board: the shared threat primitives, the real-board search and its
 //! verifier ([`tss`]), the dependency-based search ([`dbs`]), the defender's view ([`defence`]), the
-//! independent [`referee`] that checks proofs, and the per-line threat listing ([`line_threats`]).
+//! independent [`referee`] that checks proofs, the per-line threat listing ([`line_threats`]), and
+//! the format of the committed solver [`suite`].
 //!
 //! Layers, no cycle: `primitives` <- `tss` <- `dbs` <- [`solve`] (here), which runs both stages.
 
@@ -10,6 +11,7 @@ pub mod defence;
 pub mod line_threats;
 mod primitives;
 pub mod referee;
+pub mod suite;
 pub mod tss;
 
 use std::time::Instant;

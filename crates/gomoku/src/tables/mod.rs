@@ -3,6 +3,10 @@
 //! seed-compatible threat-mask table ([`threat_masks`]), the per-cell window tables ([`pattern`],
 //! built by one window builder), the Zobrist keys, and the slow [`reference`] the tests trust.
 
+use std::sync::OnceLock;
+
+use crate::Rule;
+
 pub mod codes;
 pub mod geometry;
 pub mod line;
@@ -10,5 +14,21 @@ pub mod pattern;
 pub mod reference;
 pub mod skew;
 pub mod threat_masks;
-pub(crate) mod windows;
+pub mod windows;
 pub mod zobrist;
+
+/// One value per rule, each built on first use: the shared tables behind the `get(rule)` of
+/// [`ThreatMaskTable`](threat_masks::ThreatMaskTable), [`PatternTable`](pattern::PatternTable) and
+/// the engine's [`ClassTable`](crate::engine::ClassTable).
+pub(crate) struct PerRule<T>([OnceLock<T>; 2]);
+
+impl<T> PerRule<T> {
+    pub(crate) const fn new() -> PerRule<T> {
+        PerRule([OnceLock::new(), OnceLock::new()])
+    }
+
+    /// The value of `rule`, made by `build(rule)` on the first call for that rule.
+    pub(crate) fn get_or_build(&self, rule: Rule, build: fn(Rule) -> T) -> &T {
+        self.0[rule as usize].get_or_init(|| build(rule))
+    }
+}

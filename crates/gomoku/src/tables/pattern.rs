@@ -10,10 +10,11 @@
 //! 64 KiB (freestyle), 1 MiB (standard). Built lazily from the bit-parallel line code in
 //! [`super::line`], one small evaluation per key a board can produce.
 
-use std::sync::LazyLock;
+use std::ops::Deref;
 
 use super::line::{classes_at, LineStones};
 use super::windows::WindowTable;
+use super::PerRule;
 use crate::{Color, Rule};
 
 /// The class of an empty cell for one colour in one direction, weakest first. After a stone of that
@@ -45,14 +46,13 @@ impl Pattern {
         Pattern::Five,
     ];
 
+    /// The class stored as `bits` (its place in [`Pattern::ALL`]); `None` past the strongest.
     #[must_use]
     pub const fn from_bits(bits: u8) -> Pattern {
-        match bits {
-            1 => Pattern::OpenThree,
-            2 => Pattern::Four,
-            3 => Pattern::OpenFour,
-            4 => Pattern::Five,
-            _ => Pattern::None,
+        if (bits as usize) < Pattern::ALL.len() {
+            Pattern::ALL[bits as usize]
+        } else {
+            Pattern::None
         }
     }
 
@@ -69,20 +69,17 @@ impl Pattern {
     }
 }
 
-/// The per-cell window table of one rule.
+/// The per-cell window table of one rule; its [`WindowTable`] gives the rule, both classes of a key
+/// ([`WindowTable::lookup`]) and the size.
 pub struct PatternTable(WindowTable);
 
-static FREESTYLE: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Freestyle));
-static STANDARD: LazyLock<PatternTable> = LazyLock::new(|| PatternTable::build(Rule::Standard));
+static TABLES: PerRule<PatternTable> = PerRule::new();
 
 impl PatternTable {
     /// The shared table of `rule`, built on first use.
     #[must_use]
     pub fn get(rule: Rule) -> &'static PatternTable {
-        match rule {
-            Rule::Freestyle => &FREESTYLE,
-            Rule::Standard => &STANDARD,
-        }
+        TABLES.get_or_build(rule, PatternTable::build)
     }
 
     /// Builds the table of `rule` from scratch (keys no board can produce stay 0).
@@ -98,29 +95,19 @@ impl PatternTable {
         }))
     }
 
-    #[must_use]
-    pub fn rule(&self) -> Rule {
-        self.0.rule()
-    }
-
-    /// The classes (white, black) of the centre of a window key.
-    #[inline]
-    #[must_use]
-    pub fn lookup(&self, key: u32) -> u8 {
-        self.0.lookup(key)
-    }
-
     /// The class of colour `c` of the centre of a window key.
     #[inline]
     #[must_use]
     pub fn pattern(&self, key: u32, c: Color) -> Pattern {
         Pattern::from_bits(self.0.nibble(key, c))
     }
+}
 
-    /// The table's size in bytes.
-    #[must_use]
-    pub fn bytes(&self) -> usize {
-        self.0.bytes()
+impl Deref for PatternTable {
+    type Target = WindowTable;
+
+    fn deref(&self) -> &WindowTable {
+        &self.0
     }
 }
 

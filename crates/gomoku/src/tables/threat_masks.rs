@@ -7,12 +7,11 @@
 //! codes in skew-counting order (each step changes one or two digits), keeping the line's white, black
 //! and on-board masks up to date, and evaluates [`line::threat_mask`] (a few dozen bit operations).
 
-use std::sync::LazyLock;
-
 use rayon::prelude::*;
 
 use crate::tables::line::{self, LineStones};
 use crate::tables::skew::{decode, CODE_COUNT, LINE_CELLS};
+use crate::tables::PerRule;
 use crate::Rule;
 
 const ALL_CELLS: u32 = (1 << LINE_CELLS) - 1;
@@ -25,10 +24,7 @@ pub struct ThreatMaskTable {
     entries: Box<[u16]>,
 }
 
-static FREESTYLE: LazyLock<ThreatMaskTable> =
-    LazyLock::new(|| ThreatMaskTable::build(Rule::Freestyle));
-static STANDARD: LazyLock<ThreatMaskTable> =
-    LazyLock::new(|| ThreatMaskTable::build(Rule::Standard));
+static TABLES: PerRule<ThreatMaskTable> = PerRule::new();
 
 /// A line being counted through in skew-ternary order.
 struct Counter {
@@ -99,10 +95,7 @@ impl ThreatMaskTable {
     /// The shared table of `rule`, built on first use.
     #[must_use]
     pub fn get(rule: Rule) -> &'static ThreatMaskTable {
-        match rule {
-            Rule::Freestyle => &FREESTYLE,
-            Rule::Standard => &STANDARD,
-        }
+        TABLES.get_or_build(rule, ThreatMaskTable::build)
     }
 
     /// Builds the table of `rule` from scratch (all cores, via rayon).

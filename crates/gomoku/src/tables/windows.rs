@@ -1,6 +1,7 @@
 //! The one builder of per-cell window tables: one byte per window key (the `reach` cells on each
 //! side of a cell, 2 bits each), the white class in the low nibble and the black class in the high
-//! one. [`crate::PatternTable`] and the engine's [`crate::engine::ClassTable`] are both built here.
+//! one. [`crate::PatternTable`] and the engine's [`crate::engine::ClassTable`] are both built here,
+//! and both dereference to their [`WindowTable`] for its rule, raw entries and size.
 
 use rayon::prelude::*;
 
@@ -10,7 +11,7 @@ use crate::{Color, Rule};
 const CHUNK: usize = 1 << 12;
 
 /// A table of one byte per window key of one rule.
-pub(crate) struct WindowTable {
+pub struct WindowTable {
     rule: Rule,
     entries: Box<[u8]>,
 }
@@ -32,13 +33,15 @@ impl WindowTable {
         WindowTable { rule, entries }
     }
 
-    pub(crate) fn rule(&self) -> Rule {
+    #[must_use]
+    pub fn rule(&self) -> Rule {
         self.rule
     }
 
-    /// Both nibbles of a key.
+    /// Both nibbles of a key: the white class in the low nibble, the black one in the high nibble.
     #[inline]
-    pub(crate) fn lookup(&self, key: u32) -> u8 {
+    #[must_use]
+    pub fn lookup(&self, key: u32) -> u8 {
         self.entries[key as usize]
     }
 
@@ -49,7 +52,8 @@ impl WindowTable {
     }
 
     /// The table's size in bytes.
-    pub(crate) fn bytes(&self) -> usize {
+    #[must_use]
+    pub fn bytes(&self) -> usize {
         self.entries.len()
     }
 }
