@@ -444,42 +444,15 @@ impl Tree {
             return self.quiesce(pos, alpha, beta, ply, s, 0);
         }
         let key = pos.hash() ^ (s as u64);
-        let (entry, _) = self.probe(key);
-        let mut hint = u16::MAX;
-        if let Some(e) = entry {
-            hint = e.best;
-            if !pv && i32::from(e.depth) >= depth {
-                let score = from_table(e.score, ply);
-                match e.bound() {
-                    Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => {}
-                }
-            }
-        }
+        let hint = match self.table_cut(key, depth, alpha, beta, ply, pv) {
+            Ok(score) => return score,
+            Err(hint) => hint,
+        };
         let facing = !pos.class_sets(o).open_four.is_empty();
         let eval = pos.evaluate(s);
         if !pv && !facing && beta.abs() < MATE_BOUND {
-            // Razoring: far below alpha near the leaves, only a VCF can save the node.
-            if depth <= 3 && eval + RAZOR[depth as usize] < alpha {
-                return self.quiesce(pos, alpha, alpha + 1, ply, s, 0);
-            }
-            // Reverse futility: far above beta near the leaves.
-            if depth <= 6 && eval - FUTILITY * depth >= beta {
-                return eval;
-            }
-            // Null move: with no three of the opponent's pending, passing and still failing high
-            // means a real move fails high too. The opponent's fours are searched after the pass.
-            if depth >= 3 && eval >= beta && pos.class_sets(o).four.is_empty() {
-                let r = 2 + depth / 4;
-                let v = -self.search(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, o, false);
-                if self.stopped {
-                    return 0;
-                }
-                if v >= beta {
-                    return if v >= MATE_BOUND { beta } else { v };
-                }
+            if let Some(score) = self.prune_early(pos, depth, alpha, beta, ply, s, eval) {
+                return score;
             }
         }
         let moves = self.moves(pos, s, ply, hint, facing);
@@ -505,23 +478,8 @@ impl Tree {
                 continue;
             }
             pos.make(p, s);
-            let score = if k == 0 {
-                -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, pv)
-            } else {
-                let r = if depth >= 3 && k >= 2 && !important {
-                    reduction(depth, k, pv).min(depth - 2)
-                } else {
-                    0
-                };
-                let mut v = -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, o, false);
-                if v > alpha && r > 0 && !self.stopped {
-                    v = -self.search(pos, depth - 1, -alpha - 1, -alpha, ply + 1, o, false);
-                }
-                if pv && v > alpha && v < beta && !self.stopped {
-                    v = -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, true);
-                }
-                v
-            };
+            let reduce = k >= 2 && !important;
+            let score = self.search_child(pos, k, reduce, depth, alpha, beta, ply, o, pv);
             pos.unmake();
             if self.stopped {
                 return 0;
@@ -552,6 +510,100 @@ impl Tree {
         };
         self.store(key, best, ply, self.cell(best_move) as u16, depth, bound);
         best
+    }
+
+    /// The table's verdict for `key` at `depth`: `Ok(score)` when a stored bound decides the node
+    /// (never at PV nodes), else `Err(move)`, the stored best move to try first (`u16::MAX`: none).
+    fn table_cut(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+        pv: bool,
+    ) -> Result<i32, u16> {
+        let Some(e) = self.probe(key).0 else {
+            return Err(u16::MAX);
+        };
+        if !pv && i32::from(e.depth) >= depth {
+            let score = from_table(e.score, ply);
+            match e.bound() {
+                Bound::Exact => return Ok(score),
+                Bound::Lower if score >= beta => return Ok(score),
+                Bound::Upper if score <= alpha => return Ok(score),
+                _ => {}
+            }
+        }
+        Err(e.best)
+    }
+
+    /// The prunings tried before any move, at a non-PV node where the opponent has no open three:
+    /// razoring, reverse futility and the null move. `Some(score)` when one of them decides.
+    fn prune_early(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+        s: Color,
+        eval: i32,
+    ) -> Option<i32> {
+        // Razoring: far below alpha near the leaves, only a VCF can save the node.
+        if depth <= 3 && eval + RAZOR[depth as usize] < alpha {
+            return Some(self.quiesce(pos, alpha, alpha + 1, ply, s, 0));
+        }
+        // Reverse futility: far above beta near the leaves.
+        if depth <= 6 && eval - FUTILITY * depth >= beta {
+            return Some(eval);
+        }
+        // Null move: with no three of the opponent's pending, passing and still failing high
+        // means a real move fails high too. The opponent's fours are searched after the pass.
+        if depth >= 3 && eval >= beta && pos.class_sets(!s).four.is_empty() {
+            let r = 2 + depth / 4;
+            let v = -self.search(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, !s, false);
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= beta {
+                return Some(if v >= MATE_BOUND { beta } else { v });
+            }
+        }
+        None
+    }
+
+    /// The score of the `k`-th move (already played; `o` to move): the first with the full
+    /// window, the others with a null window, reduced when `reduce` and deep enough, searched
+    /// again at full depth on a fail-high and with the full window at PV nodes.
+    fn search_child(
+        &mut self,
+        pos: &mut Position,
+        k: usize,
+        reduce: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+        o: Color,
+        pv: bool,
+    ) -> i32 {
+        if k == 0 {
+            return -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, pv);
+        }
+        let r = if depth >= 3 && reduce {
+            reduction(depth, k, pv).min(depth - 2)
+        } else {
+            0
+        };
+        let mut v = -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, o, false);
+        if v > alpha && r > 0 && !self.stopped {
+            v = -self.search(pos, depth - 1, -alpha - 1, -alpha, ply + 1, o, false);
+        }
+        if pv && v > alpha && v < beta && !self.stopped {
+            v = -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, true);
+        }
+        v
     }
 
     /// The quiescence: the side to move stands pat on the evaluation or plays one of its fours
