@@ -1,24 +1,11 @@
 //! `stonelab go eyes`: text and JSON output, colour selection, stdin, and input errors (exit 2).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stonelab"))
-        .args(["go", "eyes"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn stonelab");
-    // A command that fails on its arguments may exit before it reads stdin: a broken pipe is
-    // expected then, not a failure.
-    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    if let Err(e) = written {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
+    common::stonelab_with_input(&[&["go", "eyes"], args].concat(), stdin)
 }
 
 fn stdout(o: &Output) -> String {

@@ -49,6 +49,16 @@ fn go_match(black: &str, white: &str, record: &Path, extra: &[&str]) -> Output {
         .unwrap()
 }
 
+/// A match of `games` games by `go_match`, with its JSON report (the match must succeed).
+fn json_match(black: &str, white: &str, record: &Path, games: &str) -> Value {
+    json(&go_match(
+        black,
+        white,
+        record,
+        &["--games", games, "--format", "json"],
+    ))
+}
+
 fn json(out: &Output) -> Value {
     common::assert_success(out);
     serde_json::from_slice(&out.stdout).unwrap()
@@ -69,6 +79,17 @@ fn tallies(report: &Value) -> Vec<[u64; 5]> {
         .collect()
 }
 
+/// Each game line of the record `text` (after its header) is the game of the JSON report.
+fn assert_game_lines(text: &str, report: &Value) {
+    for (line, game) in text
+        .lines()
+        .skip(1)
+        .zip(report["games"].as_array().unwrap())
+    {
+        assert_eq!(&serde_json::from_str::<Value>(line).unwrap(), game);
+    }
+}
+
 fn tmp_of(record: &Path) -> PathBuf {
     let mut tmp = record.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -80,12 +101,7 @@ fn a_recorded_match_resumes() {
     let dir = temp_dir("resume");
     let (fake, ours) = engines(&dir);
     let record = dir.join("match.jsonl");
-    let r = json(&go_match(
-        &fake,
-        &ours,
-        &record,
-        &["--games", "2", "--format", "json"],
-    ));
+    let r = json_match(&fake, &ours, &record, "2");
     assert_eq!(r["games"].as_array().unwrap().len(), 2);
     assert_eq!(starts(&dir), 1);
     let text = std::fs::read_to_string(&record).unwrap();
@@ -98,27 +114,17 @@ fn a_recorded_match_resumes() {
     assert_eq!(header["size"], 5);
     assert_eq!(header["komi"], 7.0);
     assert_eq!(header["move_ms"], Value::Null);
-    // Each game line is the game of the JSON report.
-    for (line, game) in text.lines().skip(1).zip(r["games"].as_array().unwrap()) {
-        assert_eq!(&serde_json::from_str::<Value>(line).unwrap(), game);
-    }
+    assert_game_lines(&text, &r);
 
     // Resumed to 4 games: games 3 and 4 are played, the report covers all 4.
-    let r = json(&go_match(
-        &fake,
-        &ours,
-        &record,
-        &["--games", "4", "--format", "json"],
-    ));
+    let r = json_match(&fake, &ours, &record, "4");
     assert_eq!(starts(&dir), 2);
     let games = r["games"].as_array().unwrap();
-    let numbers: Vec<u64> = games
-        .iter()
-        .map(|g| g["number"].as_u64().unwrap())
-        .collect();
-    assert_eq!(numbers, [1, 2, 3, 4]);
-    for g in games {
-        let odd = g["number"].as_u64().unwrap() % 2 == 1;
+    assert_eq!(games.len(), 4, "{r}");
+    for (i, g) in games.iter().enumerate() {
+        let number = g["number"].as_u64().unwrap();
+        assert_eq!(number, i as u64 + 1, "{g}");
+        let odd = number % 2 == 1;
         assert_eq!(g["black"], if odd { "black" } else { "white" }, "{g}");
     }
     let t = tallies(&r);
@@ -130,17 +136,10 @@ fn a_recorded_match_resumes() {
     assert_eq!(r["engines"][0]["name"], "passer");
     let text = std::fs::read_to_string(&record).unwrap();
     assert_eq!(text.lines().count(), 5, "{text}");
-    for (line, game) in text.lines().skip(1).zip(games) {
-        assert_eq!(&serde_json::from_str::<Value>(line).unwrap(), game);
-    }
+    assert_game_lines(&text, &r);
 
     // Again with --games 4: nothing is played (no engine started), the same report.
-    let again = json(&go_match(
-        &fake,
-        &ours,
-        &record,
-        &["--games", "4", "--format", "json"],
-    ));
+    let again = json_match(&fake, &ours, &record, "4");
     assert_eq!(starts(&dir), 2);
     assert_eq!(tallies(&again), t);
     assert_eq!(again["games"], r["games"]);
@@ -169,12 +168,7 @@ fn a_recorded_match_resumes() {
     // A file with the header only (a match stopped in game 1) resumes from game 1.
     let header_only = dir.join("header.jsonl");
     std::fs::write(&header_only, format!("{}\n", text.lines().next().unwrap())).unwrap();
-    let r = json(&go_match(
-        &fake,
-        &ours,
-        &header_only,
-        &["--games", "1", "--format", "json"],
-    ));
+    let r = json_match(&fake, &ours, &header_only, "1");
     assert_eq!(r["games"].as_array().unwrap().len(), 1);
     assert_eq!(starts(&dir), 3);
 
@@ -188,12 +182,7 @@ fn records_that_do_not_fit_are_errors() {
     let dir = temp_dir("bad");
     let (fake, ours) = engines(&dir);
     let record = dir.join("match.jsonl");
-    json(&go_match(
-        &fake,
-        &ours,
-        &record,
-        &["--games", "2", "--format", "json"],
-    ));
+    json_match(&fake, &ours, &record, "2");
     let good = std::fs::read_to_string(&record).unwrap();
     assert_eq!(starts(&dir), 1);
     let name = record.display().to_string();

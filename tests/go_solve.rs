@@ -253,34 +253,19 @@ fn sizes_beyond_the_solver_are_refused_before_work() {
 
 #[test]
 fn a_killed_solve_resumes_from_its_checkpoints() {
+    // The 3x4 solve into `out`, by two workers.
+    fn solve_3x4(out: &str) -> [&str; 7] {
+        ["go", "solve", "3x4", "--workers", "2", "--out", out]
+    }
     let fresh = temp("fresh3x4.db");
-    let out = run(&[
-        "go",
-        "solve",
-        "3x4",
-        "--workers",
-        "2",
-        "--out",
-        fresh.to_str().unwrap(),
-    ]);
-    common::assert_success(&out);
+    common::assert_success(&run(&solve_3x4(fresh.to_str().unwrap())));
 
     let resumed = temp("resumed3x4.db");
     let r = resumed.to_str().unwrap();
-    let common = [
-        "go",
-        "solve",
-        "3x4",
-        "--workers",
-        "2",
-        "--out",
-        r,
-        "--checkpoint-secs",
-        "0",
-    ];
+    let args = [&solve_3x4(r)[..], &["--checkpoint-secs", "0"]].concat();
     // The first run dies right after a checkpoint of round 20 (as if killed there).
     let killed = stonelab()
-        .args(common)
+        .args(&args)
         .args(["--abort-after-round", "20"])
         .output()
         .unwrap();
@@ -297,7 +282,7 @@ fn a_killed_solve_resumes_from_its_checkpoints() {
         "checkpoints left behind"
     );
     // The same command again resumes, finishes, and writes the same database as a fresh run.
-    let again = stonelab().args(common).output().unwrap();
+    let again = stonelab().args(&args).output().unwrap();
     assert!(
         again.status.success(),
         "{}",

@@ -106,3 +106,24 @@ pub fn stonelab_with_input(args: &[&str], stdin: &str) -> Output {
     }
     child.wait_with_output().unwrap()
 }
+
+// ---- Go-side helpers (the go_* tests) ----
+
+/// Starts `program ARGS...` with its standard input and output piped and standard error as
+/// given: for a test that writes the input itself (bytes that need not be UTF-8) or holds a
+/// conversation with the program.
+pub fn spawn_piped(
+    program: &str,
+    args: &[&str],
+    stderr: std::process::Stdio,
+) -> std::process::Child {
+    use std::process::Stdio;
+
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"))
+}

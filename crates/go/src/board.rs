@@ -447,24 +447,23 @@ impl Board {
         }
     }
 
+    /// The block on `p`, `None` if `p` holds no stone.
+    fn block_on(&self, p: Point) -> Option<&Block> {
+        self.occupied()
+            .contains(p)
+            .then(|| &self.blocks[self.find(p)])
+    }
+
     /// The stones of the block on `p` (empty if `p` holds no stone).
     #[must_use]
     pub fn block(&self, p: Point) -> Bitboard {
-        if self.occupied().contains(p) {
-            self.blocks[self.find(p)].stones
-        } else {
-            Bitboard::EMPTY
-        }
+        self.block_on(p).map_or(Bitboard::EMPTY, |b| b.stones)
     }
 
     /// The liberties of the block on `p` (empty if `p` holds no stone).
     #[must_use]
     pub fn liberties(&self, p: Point) -> Bitboard {
-        if self.occupied().contains(p) {
-            self.blocks[self.find(p)].libs
-        } else {
-            Bitboard::EMPTY
-        }
+        self.block_on(p).map_or(Bitboard::EMPTY, |b| b.libs)
     }
 
     /// Calls `f(stones, liberties)` for every block of `color`.

@@ -34,6 +34,7 @@ use crate::bitboard::{Bitboard, Geometry, Point, BITS};
 use crate::board::{Board, Move};
 use crate::color::Color;
 use crate::mcts::playout_board;
+use crate::playout::Progress;
 use crate::rng::Rng;
 use crate::{score, zobrist};
 
@@ -72,7 +73,7 @@ impl Ownership {
         let start = playout_board(board);
         let mut pb = start.clone();
         let mut rng = Rng::new(seed);
-        let cap = crate::playout::move_cap(g.area()) as u32;
+        let cap = crate::playout::move_cap(g.area());
         for i in 0..playouts {
             pb.clone_from(&start);
             let first = if i % 2 == 0 {
@@ -83,15 +84,11 @@ impl Ownership {
             if pb.to_move() != first {
                 pb.play(Move::Pass);
             }
-            let (mut passes, mut moves, mut last) = (0, 0, None);
-            while passes < 2 && moves < cap {
-                let mv = pb.tactical_move(&mut rng, last);
+            let mut game = Progress::default();
+            while game.going(cap) {
+                let mv = pb.tactical_move(&mut rng, game.last);
                 pb.play(mv);
-                (passes, last) = match mv {
-                    Move::Pass => (passes + 1, None),
-                    Move::Play(p) => (0, Some(p)),
-                };
-                moves += 1;
+                game.played(mv);
             }
             let owners = score::owners(&g, pb.stones(Color::Black), pb.stones(Color::White));
             for (side, owned) in owners.iter().enumerate() {

@@ -39,7 +39,7 @@
 mod board;
 mod policy;
 
-use crate::bitboard::Geometry;
+use crate::bitboard::{Geometry, Point};
 use crate::board::Move;
 #[cfg(doc)]
 use crate::board::Rules;
@@ -82,6 +82,33 @@ pub struct PlayoutResult {
 #[must_use]
 pub const fn move_cap(area: usize) -> usize {
     3 * area + 64
+}
+
+/// Where a game played move by move stands: passes in a row, moves played (passes included) and
+/// the point of the last move (`None` after a pass), the `last` of the move policies.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Progress {
+    pub passes: u32,
+    pub moves: usize,
+    pub last: Option<Point>,
+}
+
+impl Progress {
+    /// Whether the game goes on: fewer than two passes in a row and fewer than `cap` moves.
+    #[inline]
+    pub fn going(&self, cap: usize) -> bool {
+        self.passes < 2 && self.moves < cap
+    }
+
+    /// Counts the move `mv`, just played.
+    #[inline]
+    pub fn played(&mut self, mv: Move) {
+        (self.passes, self.last) = match mv {
+            Move::Pass => (self.passes + 1, None),
+            Move::Play(p) => (0, Some(p)),
+        };
+        self.moves += 1;
+    }
 }
 
 /// A reusable playout runner for one geometry, from the empty board.

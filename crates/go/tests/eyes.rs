@@ -6,6 +6,32 @@ use stonelab_go::eyes::is_eye_naive;
 use stonelab_go::rng::random_stones;
 use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Point, Rng};
 
+/// The eye computation of `g` by every path this CPU can run: the best one, the portable one and
+/// AVX-512F without VBMI2 (where the CPU has both; else the same path as the best).
+fn paths(g: Geometry) -> [EyeMasks; 3] {
+    let masks = EyeMasks::new(g);
+    [masks, masks.portable(), masks.without_vbmi2()]
+}
+
+/// The eyes of both colours (`empty` is the board's empty points), once every path has been
+/// checked to give them, both colours at once and one colour at a time.
+fn agreed_eyes(
+    paths: &[EyeMasks; 3],
+    black: Bitboard,
+    white: Bitboard,
+    empty: Bitboard,
+) -> [Bitboard; 2] {
+    let both = paths[0].eyes_both(black, white);
+    for m in paths {
+        let one_by_one = [m.eyes(black, empty), m.eyes(white, empty)];
+        assert!(
+            m.eyes_both(black, white) == both && one_by_one == both,
+            "black {black:?} white {white:?}: paths disagree"
+        );
+    }
+    both
+}
+
 /// Checks every one of the 3^(rows*cols) arrangements of a board, both colours.
 ///
 /// The arrangements are visited in modular ternary Gray-code order, so one point changes per step;
@@ -15,10 +41,7 @@ use stonelab_go::{eyes_naive, Bitboard, EyeMasks, Geometry, Point, Rng};
 /// recomputed from scratch with [`eyes_naive`].
 fn exhaustive(rows: usize, cols: usize) -> u64 {
     let g = Geometry::new(rows, cols).unwrap();
-    let masks = EyeMasks::new(g);
-    let portable = masks.portable();
-    // AVX-512F without VBMI2 where the CPU has both (else the same path as `masks`).
-    let no_vbmi2 = masks.without_vbmi2();
+    let paths = paths(g);
     let points: Vec<Point> = g.points().collect();
     let n = points.len();
     // Base-3 counter (its trailing 2s say which Gray digit moves) and the Gray digits, which are
@@ -39,17 +62,11 @@ fn exhaustive(rows: usize, cols: usize) -> u64 {
     let mut checked = 0u64;
     loop {
         let empty = g.not(black | white);
-        let [eb, ew] = masks.eyes_both(black, white);
+        let [eb, ew] = agreed_eyes(&paths, black, white, empty);
         assert!(
             eb == ref_black && ew == ref_white,
             "{rows}x{cols} black {black:?} white {white:?}: bitboard {eb:?}/{ew:?}, naive {ref_black:?}/{ref_white:?}"
         );
-        assert_eq!(portable.eyes_both(black, white), [eb, ew]);
-        assert_eq!(no_vbmi2.eyes_both(black, white), [eb, ew]);
-        assert_eq!(masks.eyes(white, empty), ew);
-        assert_eq!(masks.eyes(black, empty), eb);
-        assert_eq!(portable.eyes(white, empty), ew);
-        assert_eq!(no_vbmi2.eyes(black, empty), eb);
         if checked.is_multiple_of(50_000) {
             assert_eq!(ref_black, eyes_naive(&g, black, empty));
             assert_eq!(ref_white, eyes_naive(&g, white, empty));
@@ -147,20 +164,12 @@ fn random_positions_9_13_19() {
     let mut checked = 0u64;
     for size in [9, 13, 19] {
         let g = Geometry::new(size, size).unwrap();
-        let masks = EyeMasks::new(g);
-        let portable = masks.portable();
-        let no_vbmi2 = masks.without_vbmi2();
+        let paths = paths(g);
         for _ in 0..340_000 {
             let (empty_pct, black_pct) = (rng.below(100), rng.below(101));
             let [black, white] = random_stones(&mut rng, &g, empty_pct, black_pct);
             let empty = g.not(black | white);
-            let [eb, ew] = masks.eyes_both(black, white);
-            assert_eq!(portable.eyes_both(black, white), [eb, ew]);
-            assert_eq!(no_vbmi2.eyes_both(black, white), [eb, ew]);
-            assert_eq!(masks.eyes(black, empty), eb);
-            assert_eq!(masks.eyes(white, empty), ew);
-            assert_eq!(portable.eyes(white, empty), ew);
-            assert_eq!(no_vbmi2.eyes(white, empty), ew);
+            let [eb, ew] = agreed_eyes(&paths, black, white, empty);
             assert_eq!(eb, eyes_naive(&g, black, empty), "{size}x{size} black");
             assert_eq!(ew, eyes_naive(&g, white, empty), "{size}x{size} white");
             checked += 1;

@@ -121,25 +121,18 @@ mod tests {
         assert_eq!(slice(None, None), None);
         assert_eq!(slice(settings(0.0, 5.0, 0), None), None);
         assert_eq!(slice(settings(0.0, 0.0, 0), None), None);
-        // One second of byo-yomi per stone: 80% of it less the 100 ms reserve.
-        assert_eq!(
-            slice(settings(0.0, 1.0, 1), None),
-            Some(Duration::from_millis(700))
-        );
-        assert_eq!(
-            slice(settings(60.0, 10.0, 5), Some((10.0, 5))),
-            Some(Duration::from_millis(1500))
-        );
-        // Main time: 81 empty points, 27 moves to come (at least 20).
-        assert_eq!(
-            slice(settings(27.0, 0.0, 0), None),
-            Some(Duration::from_millis(700))
-        );
-        // Almost out of time: never below 10 ms.
-        assert_eq!(
-            slice(settings(0.0, 1.0, 1), Some((0.05, 1))),
-            Some(Duration::from_millis(10))
-        );
+        for (set, left, ms) in [
+            // One second of byo-yomi per stone: 80% of it less the 100 ms reserve.
+            (settings(0.0, 1.0, 1), None, 700),
+            (settings(60.0, 10.0, 5), Some((10.0, 5)), 1500),
+            // Main time: 81 empty points, 27 moves to come (at least 20).
+            (settings(27.0, 0.0, 0), None, 700),
+            // Almost out of time: never below 10 ms.
+            (settings(0.0, 1.0, 1), Some((0.05, 1)), 10),
+        ] {
+            let expect = Some(Duration::from_millis(ms));
+            assert_eq!(slice(set, left), expect, "{set:?} {left:?}");
+        }
     }
 
     #[test]

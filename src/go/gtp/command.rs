@@ -2,6 +2,7 @@
 //! cut), split into an optional numeric id, a command name and arguments, and parsed into a typed
 //! [`Command`] before anything acts on it.
 
+use super::clock::TimeSettings;
 use stonelab_go::vertex::{parse_color, parse_vertex};
 use stonelab_go::{Color, Geometry, Move};
 
@@ -76,11 +77,7 @@ pub enum Command {
         path: String,
         move_number: Option<usize>,
     },
-    TimeSettings {
-        main: f64,
-        byo_yomi: f64,
-        stones: u32,
-    },
+    TimeSettings(TimeSettings),
     TimeLeft {
         color: Color,
         time: f64,
@@ -263,11 +260,11 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
         }
         "time_settings" => {
             arity(args, 3, "main time, byo-yomi time and byo-yomi stones")?;
-            Ok(Command::TimeSettings {
+            Ok(Command::TimeSettings(TimeSettings {
                 main: seconds(args[0])?,
                 byo_yomi: seconds(args[1])?,
                 stones: number(args[2], "a stone count")?,
-            })
+            }))
         }
         "time_left" => {
             arity(args, 3, "a colour, a time and a stone count")?;
@@ -309,27 +306,20 @@ mod tests {
             Ok(Command::GenMove(Color::Black))
         );
         assert_eq!(parse("3 frobnicate").command, Err(ParseError::Unknown));
-        assert!(matches!(parse("7").command, Err(ParseError::Syntax(_))));
-        assert!(matches!(
-            parse("play b i3").command,
-            Err(ParseError::Syntax(_))
-        ));
-        assert!(matches!(
-            parse("play x c3").command,
-            Err(ParseError::Syntax(_))
-        ));
-        assert!(matches!(
-            parse("boardsize nine").command,
-            Err(ParseError::Syntax(_))
-        ));
-        assert!(matches!(
-            parse("komi nan").command,
-            Err(ParseError::Syntax(_))
-        ));
-        assert!(matches!(
-            parse("time_left b -1 0").command,
-            Err(ParseError::Syntax(_))
-        ));
+        for line in [
+            "7",
+            "play b i3",
+            "play x c3",
+            "boardsize nine",
+            "komi nan",
+            "time_left b -1 0",
+        ] {
+            let command = parse(line).command;
+            assert!(
+                matches!(command, Err(ParseError::Syntax(_))),
+                "{line}: {command:?}"
+            );
+        }
     }
 
     #[test]

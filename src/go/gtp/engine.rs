@@ -146,12 +146,8 @@ impl Engine {
         self.board = board;
     }
 
-    pub fn time_settings(&mut self, main: f64, byo_yomi: f64, stones: u32) {
-        self.clock.set(TimeSettings {
-            main,
-            byo_yomi,
-            stones,
-        });
+    pub fn time_settings(&mut self, settings: TimeSettings) {
+        self.clock.set(settings);
     }
 
     pub fn time_left(&mut self, color: Color, time: f64, stones: u32) {

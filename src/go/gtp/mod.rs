@@ -187,12 +187,8 @@ impl Gtp {
                 self.engine.set_board(board);
                 Ok(String::new())
             }
-            Command::TimeSettings {
-                main,
-                byo_yomi,
-                stones,
-            } => {
-                self.engine.time_settings(main, byo_yomi, stones);
+            Command::TimeSettings(settings) => {
+                self.engine.time_settings(settings);
                 Ok(String::new())
             }
             Command::TimeLeft {
@@ -322,14 +318,18 @@ mod tests {
              5 list_stones black\n6 genmove w\n7 quit\n8 name\n",
         );
         assert_eq!(answers.len(), 8, "{answers:?}");
-        assert_eq!(answers[0], "=1 stonelab");
-        assert_eq!(answers[1], "=2 ");
-        assert_eq!(answers[2], "=3 ");
-        assert_eq!(answers[3], "? illegal move");
-        assert_eq!(answers[4], "?4 unknown command");
-        assert_eq!(answers[5], "=5 C3");
         assert!(answers[6].starts_with("=6 "), "{answers:?}");
-        assert_eq!(answers[7], "=7 ");
+        let others = [&answers[..6], &answers[7..]].concat();
+        let expect = [
+            "=1 stonelab",
+            "=2 ",
+            "=3 ",
+            "? illegal move",
+            "?4 unknown command",
+            "=5 C3",
+            "=7 ",
+        ];
+        assert_eq!(others, expect);
         // Fixed playouts: the same session plays the same move.
         assert_eq!(session("genmove b\n"), session("genmove b\n"));
     }

@@ -366,6 +366,7 @@ mod tests {
     use super::*;
     use crate::bitboard::Geometry;
     use crate::color::Color;
+    use crate::playout::Progress;
 
     fn from_diagram(diagram: &str, to_move: Color) -> PlayoutBoard {
         let mut setup: crate::Setup = diagram.parse().unwrap();
@@ -422,9 +423,9 @@ mod tests {
             let (mut replies, mut checked) = (0, 0);
             for _ in 0..40 {
                 let mut b = PlayoutBoard::new(g);
-                let (mut passes, mut moves, mut last) = (0, 0, None::<Point>);
-                while passes < 2 && moves < 3 * g.area() {
-                    if let Some(l) = last {
+                let mut game = Progress::default();
+                while game.going(3 * g.area()) {
+                    if let Some(l) = game.last {
                         let ls = b.slot(l);
                         let c = code(b.to_move);
                         let allowed: Vec<usize> = b
@@ -443,7 +444,7 @@ mod tests {
                                 assert_eq!(b.window(s), window_naive(&b, b.point(s)));
                             }
                         }
-                        let reply = b.pattern_reply(&mut Rng::new(moves as u64), ls);
+                        let reply = b.pattern_reply(&mut Rng::new(game.moves as u64), ls);
                         assert_eq!(reply.is_some(), !allowed.is_empty());
                         if let Some(s) = reply {
                             assert!(allowed.contains(&s));
@@ -451,13 +452,9 @@ mod tests {
                         }
                         checked += 1;
                     }
-                    let mv = b.policy_move(&mut rng, last);
+                    let mv = b.policy_move(&mut rng, game.last);
                     b.play(mv);
-                    (passes, last) = match mv {
-                        Move::Pass => (passes + 1, None),
-                        Move::Play(p) => (0, Some(p)),
-                    };
-                    moves += 1;
+                    game.played(mv);
                 }
             }
             assert!(checked > 1000 && replies > 100, "{checked} {replies}");
@@ -505,19 +502,15 @@ mod tests {
                 if i % 2 == 1 {
                     b.play(Move::Pass);
                 }
-                let (mut passes, mut moves, mut last) = (0, 0, None);
-                while passes < 2 && moves < 400 {
+                let mut game = Progress::default();
+                while game.going(400) {
                     let mv = if tactical {
-                        b.tactical_move(&mut rng, last)
+                        b.tactical_move(&mut rng, game.last)
                     } else {
                         b.random_move(&mut rng)
                     };
                     b.play(mv);
-                    (passes, last) = match mv {
-                        Move::Pass => (passes + 1, None),
-                        Move::Play(p) => (0, Some(p)),
-                    };
-                    moves += 1;
+                    game.played(mv);
                 }
                 if !b.stones(Color::White).contains(group) {
                     if tactical {
