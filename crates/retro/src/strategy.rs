@@ -36,6 +36,143 @@ const GOOD_END: u32 = u32::MAX;
 /// Marks an edge to an end that misses the target.
 const BAD_END: u32 = u32::MAX - 1;
 
+/// The part of the game explored from a root: states in discovery order and, for each expanded
+/// one, its successor list (node ids, or [`GOOD_END`] / [`BAD_END`]).
+struct Explored {
+    states: Vec<u64>,
+    succ: Vec<Vec<u32>>,
+    /// Whether every reachable state was expanded within the limit.
+    complete: bool,
+}
+
+/// Whether an end scored `score` reaches `side`'s `target`.
+fn reaches(side: Side, target: i16, score: i16) -> bool {
+    match side {
+        Side::Black => score >= target,
+        Side::White => score <= target,
+    }
+}
+
+/// Whether bounds `b` still let `side` force `target`.
+fn keeps(side: Side, target: i16, b: Bounds) -> bool {
+    match side {
+        Side::Black => b.lo >= target,
+        Side::White => b.hi <= target,
+    }
+}
+
+/// Breadth-first exploration from `root` of at most `limit` states: every move of the opponent,
+/// and the moves of `side` that keep its bound.
+fn explore<G: GameGraph + ?Sized>(
+    game: &G,
+    value: &impl Fn(u64) -> Bounds,
+    root: u64,
+    limit: usize,
+    side: Side,
+    target: i16,
+) -> Explored {
+    let mut id: HashMap<u64, u32> = HashMap::new();
+    let mut states: Vec<u64> = vec![root];
+    let mut succ: Vec<Vec<u32>> = Vec::new();
+    id.insert(root, 0);
+    let mut edges = Vec::new();
+    let mut complete = true;
+    while succ.len() < states.len() {
+        let n = succ.len();
+        if n >= limit {
+            complete = false;
+            break;
+        }
+        let s = states[n];
+        edges.clear();
+        game.edges(s, &mut edges);
+        let mover = game.side(s) == side;
+        let mut list = Vec::with_capacity(edges.len());
+        for &e in &edges {
+            match e {
+                Edge::End(score) if reaches(side, target, score) => list.push(GOOD_END),
+                Edge::End(_) => list.push(BAD_END),
+                Edge::State(t) => {
+                    if mover && !keeps(side, target, value(t)) {
+                        continue;
+                    }
+                    let next = states.len() as u32;
+                    let k = *id.entry(t).or_insert(next);
+                    if k == next {
+                        states.push(t);
+                    }
+                    list.push(k);
+                }
+            }
+        }
+        succ.push(list);
+    }
+    Explored {
+        states,
+        succ,
+        complete,
+    }
+}
+
+/// Retrograde over the expanded nodes: the rank (moves to a good end) of every node `side` can
+/// force to one, `u32::MAX` elsewhere. The side's nodes need one ranked successor (or a good
+/// end), the opponent's need all (an unexpanded node is never ranked).
+fn ranks<G: GameGraph + ?Sized>(game: &G, side: Side, explored: &Explored) -> Vec<u32> {
+    let Explored { states, succ, .. } = explored;
+    let expanded = succ.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); states.len()];
+    let mut pending: Vec<u32> = vec![0; expanded];
+    let mut rank: Vec<u32> = vec![u32::MAX; states.len()];
+    let mut queue: Vec<u32> = Vec::new();
+    for n in 0..expanded {
+        let mover = game.side(states[n]) == side;
+        let list = &succ[n];
+        for &k in list {
+            if k < BAD_END {
+                preds[k as usize].push(n as u32);
+                pending[n] += 1;
+            }
+        }
+        let has_good = list.contains(&GOOD_END);
+        let has_bad = list.contains(&BAD_END);
+        if mover {
+            if has_good {
+                rank[n] = 1;
+                queue.push(n as u32);
+            }
+        } else if has_bad {
+            // The opponent can end the game short of the target here: never forced.
+            pending[n] = u32::MAX;
+        } else if pending[n] == 0 {
+            rank[n] = 1;
+            queue.push(n as u32);
+        }
+    }
+    let mut head = 0;
+    while head < queue.len() {
+        let u = queue[head] as usize;
+        head += 1;
+        let r = rank[u];
+        for i in 0..preds[u].len() {
+            let p = preds[u][i] as usize;
+            if rank[p] != u32::MAX {
+                continue;
+            }
+            if game.side(states[p]) == side {
+                rank[p] = r + 1;
+                queue.push(p as u32);
+            } else if pending[p] != u32::MAX {
+                pending[p] -= 1;
+                if pending[p] == 0 {
+                    rank[p] = r + 1;
+                    queue.push(p as u32);
+                }
+            }
+        }
+    }
+    rank
+}
+
 impl Forcing {
     /// The ranks towards an end at the bound of the side to move in `root` (Black's `lo`, White's
     /// `hi`), exploring at most `limit` states. `None` when that side can force no end at all.
@@ -54,104 +191,14 @@ impl Forcing {
         if target == NO_LO || target == NO_HI {
             return None;
         }
-        let good = |score: i16| match side {
-            Side::Black => score >= target,
-            Side::White => score <= target,
-        };
-        let keeps = |b: Bounds| match side {
-            Side::Black => b.lo >= target,
-            Side::White => b.hi <= target,
-        };
-        // Explore: node ids in discovery order, successor lists (node ids or end marks).
-        let mut id: HashMap<u64, u32> = HashMap::new();
-        let mut states: Vec<u64> = vec![root];
-        let mut succ: Vec<Vec<u32>> = Vec::new();
-        id.insert(root, 0);
-        let mut edges = Vec::new();
-        let mut complete = true;
-        while succ.len() < states.len() {
-            let n = succ.len();
-            if n >= limit {
-                complete = false;
-                break;
-            }
-            let s = states[n];
-            edges.clear();
-            game.edges(s, &mut edges);
-            let mover = game.side(s) == side;
-            let mut list = Vec::with_capacity(edges.len());
-            for &e in &edges {
-                match e {
-                    Edge::End(score) if good(score) => list.push(GOOD_END),
-                    Edge::End(_) => list.push(BAD_END),
-                    Edge::State(t) => {
-                        if mover && !keeps(value(t)) {
-                            continue;
-                        }
-                        let next = states.len() as u32;
-                        let k = *id.entry(t).or_insert(next);
-                        if k == next {
-                            states.push(t);
-                        }
-                        list.push(k);
-                    }
-                }
-            }
-            succ.push(list);
-        }
-        // Retrograde over the expanded nodes: the side's nodes need one ranked successor (or a
-        // good end), the opponent's need all (an unexpanded node is never ranked).
+        let explored = explore(game, &value, root, limit, side, target);
+        let rank = ranks(game, side, &explored);
+        let Explored {
+            states,
+            succ,
+            complete,
+        } = explored;
         let expanded = succ.len();
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); states.len()];
-        let mut pending: Vec<u32> = vec![0; expanded];
-        let mut rank: Vec<u32> = vec![u32::MAX; states.len()];
-        let mut queue: Vec<u32> = Vec::new();
-        for n in 0..expanded {
-            let mover = game.side(states[n]) == side;
-            let list = &succ[n];
-            for &k in list {
-                if k < BAD_END {
-                    preds[k as usize].push(n as u32);
-                    pending[n] += 1;
-                }
-            }
-            let has_good = list.contains(&GOOD_END);
-            let has_bad = list.contains(&BAD_END);
-            if mover {
-                if has_good {
-                    rank[n] = 1;
-                    queue.push(n as u32);
-                }
-            } else if has_bad {
-                // The opponent can end the game short of the target here: never forced.
-                pending[n] = u32::MAX;
-            } else if pending[n] == 0 {
-                rank[n] = 1;
-                queue.push(n as u32);
-            }
-        }
-        let mut head = 0;
-        while head < queue.len() {
-            let u = queue[head] as usize;
-            head += 1;
-            let r = rank[u];
-            for i in 0..preds[u].len() {
-                let p = preds[u][i] as usize;
-                if rank[p] != u32::MAX {
-                    continue;
-                }
-                if game.side(states[p]) == side {
-                    rank[p] = r + 1;
-                    queue.push(p as u32);
-                } else if pending[p] != u32::MAX {
-                    pending[p] -= 1;
-                    if pending[p] == 0 {
-                        rank[p] = r + 1;
-                        queue.push(p as u32);
-                    }
-                }
-            }
-        }
         let rank = states
             .iter()
             .zip(&rank)
