@@ -36,7 +36,8 @@ const MOVES: usize = 8;
     (alphabeta_suite_ms / tss_suite_ms).\n\n\
     Engine: nodes_per_s (the pbrain engine's search, threat-space nodes included, 100,000 nodes on\n\
     each of engine_positions fixed positions) and signature (their total node count: any change to\n\
-    the search changes it)."
+    the search changes it); timed_nodes_per_s_1_thread and timed_nodes_per_s_threads (250 ms a\n\
+    position, one thread and --threads threads: Lazy SMP, every thread's nodes counted)."
 )]
 pub struct Args {
     /// Output format
@@ -45,6 +46,9 @@ pub struct Args {
     /// Winning rule
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
     rule: RuleArg,
+    /// Threads of the timed engine figure (default: the machine's cores)
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -70,6 +74,9 @@ struct Figures {
     engine_positions: usize,
     nodes_per_s: f64,
     signature: u64,
+    threads: usize,
+    timed_nodes_per_s_1_thread: f64,
+    timed_nodes_per_s_threads: f64,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -172,7 +179,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         times.add(board, color, rule, &mut rng);
     }
     let suite = suite_figures();
-    let engine = super::bench_engine::engine_figures(rule);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = args.threads.unwrap_or(cores).clamp(1, 256);
+    let engine = super::bench_engine::engine_figures(rule, threads);
     let threats_full_ns = median(times.full);
     let naive_ns = median(times.naive);
     let figures = Figures {
@@ -197,6 +206,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         engine_positions: engine.positions,
         nodes_per_s: engine.nodes_per_s,
         signature: engine.signature,
+        threads: engine.threads,
+        timed_nodes_per_s_1_thread: engine.timed_nodes_per_s_1,
+        timed_nodes_per_s_threads: engine.timed_nodes_per_s_n,
     };
     match args.format {
         Format::Json => print_json(&figures)?,
@@ -232,6 +244,15 @@ fn print_text(f: &Figures) {
         println!("{name} {v:.1}");
     }
     println!("signature {}", f.signature);
+    println!("threads {}", f.threads);
+    println!(
+        "timed_nodes_per_s_1_thread {:.1}",
+        f.timed_nodes_per_s_1_thread
+    );
+    println!(
+        "timed_nodes_per_s_threads {:.1}",
+        f.timed_nodes_per_s_threads
+    );
 }
 
 const SUITE: &str = include_str!("../../tests/data/gomoku/tss_suite.txt");
