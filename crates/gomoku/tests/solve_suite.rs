@@ -10,7 +10,7 @@ use stonelab_gomoku::search::defence::{defences, Playable};
 use stonelab_gomoku::search::referee;
 use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::{five_points, solve, Limits, Mode};
-use stonelab_gomoku::{parse_position, Board, Budget, Color, Grid, Point, Rule};
+use stonelab_gomoku::{Board, Budget, Color, Grid, Point, Rule};
 
 const SUITE: &str = include_str!("../../../tests/data/gomoku/tss_suite.txt");
 
