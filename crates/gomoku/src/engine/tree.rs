@@ -51,6 +51,19 @@ enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's `best` score is, searched with the window (`alpha0`, `beta`).
+    fn of(best: i32, alpha0: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One transposition-table entry, packed into a `u64` in the shared table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Entry {
@@ -384,6 +397,18 @@ impl Tree {
         self.stopped
     }
 
+    /// A node's start: counted, the budget checked (`Some(Ok(0))` when it is spent), then
+    /// [`Tree::forced`].
+    #[inline]
+    fn enter(&mut self, pos: &Position, s: Color, ply: i32) -> Option<Result<i32, Point>> {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return Some(Ok(0));
+        }
+        self.seldepth = self.seldepth.max(ply);
+        self.forced(pos, s, ply)
+    }
+
     /// The checks every node starts with: a five to complete, the opponent's five to block, a
     /// straight four. `Some(Ok(score))` when they decide the node; `Some(Err(p))` when the only
     /// move is the block on `p` (the caller plays it at the same depth).
@@ -423,13 +448,8 @@ impl Tree {
         s: Color,
         pv: bool,
     ) -> i32 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
         let o = !s;
-        match self.forced(pos, s, ply) {
+        match self.enter(pos, s, ply) {
             Some(Ok(score)) => return score,
             Some(Err(block)) => {
                 // A forced block costs no depth.
@@ -510,13 +530,7 @@ impl Tree {
                 break;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         self.store(key, best, ply, self.cell(best_move) as u16, depth, bound);
         best
     }
@@ -626,13 +640,8 @@ impl Tree {
         s: Color,
         fours: i32,
     ) -> i32 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
         let o = !s;
-        match self.forced(pos, s, ply) {
+        match self.enter(pos, s, ply) {
             Some(Ok(score)) => return score,
             Some(Err(block)) => {
                 pos.make(block, s);
@@ -692,13 +701,7 @@ impl Tree {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         self.store(key, best, ply, best_move, 0, bound);
         best
     }
