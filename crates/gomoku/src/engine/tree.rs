@@ -143,13 +143,6 @@ impl Table {
         self.slots.len()
     }
 
-    fn clear(&self) {
-        for slot in self.slots.iter() {
-            slot.check.store(0, Ordering::Relaxed);
-            slot.data.store(0, Ordering::Relaxed);
-        }
-    }
-
     /// The entry in slot `i` if it belongs to `key`.
     #[inline]
     fn load(&self, i: usize, key: u64) -> Option<Entry> {
@@ -191,8 +184,6 @@ pub struct Tree {
     /// Set by the main thread when it stops; helpers poll it.
     stop: Arc<AtomicBool>,
     pub stopped: bool,
-    /// The deepest ply reached in the last iteration.
-    pub seldepth: i32,
 }
 
 /// What one iteration of the root search found.
@@ -222,7 +213,6 @@ impl Tree {
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
-            seldepth: 0,
         }
     }
 
@@ -240,7 +230,6 @@ impl Tree {
             deadline: None,
             stop: Arc::clone(&self.stop),
             stopped: false,
-            seldepth: 0,
         }
     }
 
@@ -248,13 +237,6 @@ impl Tree {
     #[must_use]
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
-    }
-
-    /// Forgets everything learnt (a new game).
-    pub fn clear(&mut self) {
-        self.table.clear();
-        self.history.fill([0; 2]);
-        self.generation = 0;
     }
 
     /// Iterative deepening with `threads` threads (Lazy SMP: helpers search the same root on
@@ -332,7 +314,6 @@ impl Tree {
         let empty = pos.size() * pos.size() - pos.stone_count();
         let max_depth = MAX_DEPTH.min(empty as i32);
         for depth in first_depth.min(max_depth)..=max_depth {
-            self.seldepth = 0;
             let mut alpha = -MATE - 1;
             let beta = MATE + 1;
             let mut scored = Vec::with_capacity(roots.len());
@@ -405,7 +386,6 @@ impl Tree {
         if self.out_of_budget() {
             return Some(Ok(0));
         }
-        self.seldepth = self.seldepth.max(ply);
         self.forced(pos, s, ply)
     }
 
