@@ -3,6 +3,7 @@
 //! principal-variation alpha-beta elsewhere), its named tuning numbers ([`params`]), the Gomocup
 //! clock ([`time`]) and the baseline players ([`players`]).
 
+pub mod cells;
 pub mod classes;
 pub mod params;
 pub mod players;
@@ -10,6 +11,7 @@ pub mod position;
 pub mod search;
 pub mod time;
 pub mod tree;
+pub mod weights;
 
 pub use crate::search::Budget;
 pub use classes::{Class, ClassTable};

@@ -7,19 +7,13 @@
 //! value is what a stone there would make, summed over its four directions, with a bonus when two
 //! directions make threats at once.
 
+use crate::engine::cells::{self, Cell, FIVE, FOUR, OPEN_FOUR, THREE};
 use crate::engine::classes::{Class, ClassTable};
 use crate::tables::codes::PAD;
 use crate::tables::geometry::Geometry;
 use crate::tables::pattern::window_key;
 use crate::tables::zobrist;
 use crate::{Bitboard, Board, Color, Direction, Point, Rule};
-
-/// Value of one direction's class to the colour that would play there.
-const CLASS_VALUE: [i32; 9] = [0, 1, 4, 10, 12, 40, 45, 300, 2000];
-
-/// Bonus for a cell where a stone makes threats on two lines at once (a double three, a four-three,
-/// a double four).
-const DOUBLE_THREAT: i32 = 250;
 
 /// Cells of one colour by what a stone there makes (each set holds empty cells only).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,10 +36,15 @@ pub struct Position {
     geo: &'static Geometry,
     /// Per cell (`y * size + x`), per direction: white class | black class << 4 (0 when occupied).
     classes: Vec<[u8; 4]>,
-    /// Per cell, per colour: the cell's value (0 when occupied).
+    cells: &'static [Cell; 6561],
+    /// Per cell, per colour: the cell's [`cells::table`] index (0 when occupied).
+    entries: Vec<[u16; 2]>,
+    /// Per cell, per colour: the cell's move-ordering value (0 when occupied).
     values: Vec<[i32; 2]>,
     /// Per colour: the sum of the values of all empty cells.
     totals: [i64; 2],
+    /// Per colour: the sums of the cells' evaluation weights, [to move, waiting].
+    weights: [[i64; 2]; 2],
     class_sets: [ClassSets; 2],
     /// Per cell: stones within two cells (Chebyshev distance).
     near: Vec<u8>,
@@ -70,8 +69,11 @@ impl Position {
             geo: board.geometry(),
             board,
             classes: vec![[0; 4]; size * size],
+            cells: cells::table(),
+            entries: vec![[0; 2]; size * size],
             values: vec![[0; 2]; size * size],
             totals: [0; 2],
+            weights: [[0; 2]; 2],
             class_sets: [ClassSets::default(); 2],
             near: vec![0; size * size],
             hash: 0,
@@ -265,42 +267,43 @@ impl Position {
         }
     }
 
-    /// Recomputes the value and set memberships of one cell from its class bytes.
+    /// Recomputes the value, weights and set memberships of one cell from its class bytes (all 0,
+    /// so entry 0, worth nothing, when the cell is occupied).
+    #[inline]
     fn refresh(&mut self, q: Point) {
         let i = self.index(q);
-        let empty = self.stone(q).is_none();
+        let bytes = self.classes[i];
         for c in Color::ALL {
-            let ks = self.classes[i].map(|b| Class::from_bits(b >> (4 * c.index()) & 0xF));
-            let (value, best, fours) = if empty {
-                let value: i32 = ks.iter().map(|&k| CLASS_VALUE[k as usize]).sum();
-                let threats = ks.iter().filter(|&&k| k >= Class::F3).count();
-                let fours = ks.iter().filter(|&&k| k >= Class::B4).count();
-                let bonus = if threats >= 2 { DOUBLE_THREAT } else { 0 };
-                (
-                    value + bonus,
-                    ks.into_iter().max().unwrap_or_default(),
-                    fours,
-                )
-            } else {
-                (0, Class::Dead, 0)
-            };
-            let old = std::mem::replace(&mut self.values[i][c.index()], value);
-            self.totals[c.index()] += i64::from(value - old);
+            let shift = 4 * c.index();
+            let ks = bytes.map(|b| (b >> shift) & 0xF);
+            let e = cells::index(ks);
+            let old = std::mem::replace(&mut self.entries[i][c.index()], e as u16);
+            if usize::from(old) == e {
+                continue;
+            }
+            let (was, now) = (self.cells[usize::from(old)], self.cells[e]);
+            self.values[i][c.index()] = now.value;
+            self.totals[c.index()] += i64::from(now.value - was.value);
+            let w = &mut self.weights[c.index()];
+            w[0] += i64::from(now.to_move - was.to_move);
+            w[1] += i64::from(now.waiting - was.waiting);
+            let changed = was.flags ^ now.flags;
+            if changed == 0 {
+                continue;
+            }
             let set = &mut self.class_sets[c.index()];
-            let five = best == Class::Five;
-            let open_four = !five && (best == Class::F4 || fours >= 2);
-            let four = !five && fours >= 1;
-            let three = ks.contains(&Class::F3) && empty;
-            for (bits, on) in [
-                (&mut set.five, five),
-                (&mut set.open_four, open_four),
-                (&mut set.four, four),
-                (&mut set.three, three),
+            for (bits, flag) in [
+                (&mut set.five, FIVE),
+                (&mut set.open_four, OPEN_FOUR),
+                (&mut set.four, FOUR),
+                (&mut set.three, THREE),
             ] {
-                if on {
-                    bits.insert(q);
-                } else {
-                    bits.remove(q);
+                if changed & flag != 0 {
+                    if now.flags & flag != 0 {
+                        bits.insert(q);
+                    } else {
+                        bits.remove(q);
+                    }
                 }
             }
         }
@@ -318,8 +321,10 @@ impl Position {
         fresh.moves = self.moves.clone();
         fresh.rescan();
         fresh.classes == self.classes
+            && fresh.entries == self.entries
             && fresh.values == self.values
             && fresh.totals == self.totals
+            && fresh.weights == self.weights
             && fresh.class_sets == self.class_sets
             && fresh.near == self.near
             && fresh.hash == self.hash

@@ -1,0 +1,180 @@
+//! What an empty cell is worth to one colour, looked up from its four directions' classes at once.
+//!
+//! A cell's four [`Class`]es (one per direction, 9 classes each) index a table of 9^4 = 6,561
+//! entries built once: the cell's move-ordering value, its threat flags (five, straight four,
+//! four, open three) and its two evaluation weights, as the side to move and as the side not to
+//! move. [`reference_cell`] computes the same entry from the four classes by plain code, and a test
+//! compares every entry.
+//!
+//! The evaluation weights depend only on the multiset of the four classes (the directions are
+//! interchangeable): 495 combinations, listed by [`combinations`] and numbered by
+//! [`combination_index`]; the weights come from [`super::weights`].
+
+use std::sync::OnceLock;
+
+use super::classes::Class;
+use super::weights;
+
+/// Value of one direction's class to the colour that would play there (move ordering).
+pub const CLASS_VALUE: [i32; 9] = [0, 1, 4, 10, 12, 40, 45, 300, 2000];
+
+/// Ordering bonus for a cell where a stone makes threats on two lines at once (a double three, a
+/// four-three, a double four).
+pub const DOUBLE_THREAT: i32 = 250;
+
+/// A stone there makes a five.
+pub const FIVE: u8 = 1;
+/// A stone there makes a straight four or two fours (and no five).
+pub const OPEN_FOUR: u8 = 2;
+/// A stone there makes at least one four (and no five).
+pub const FOUR: u8 = 4;
+/// A stone there makes an open three in some direction.
+pub const THREE: u8 = 8;
+
+/// One cell's entry for one colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cell {
+    /// Move-ordering value.
+    pub value: i32,
+    /// Evaluation weight when this colour is to move.
+    pub to_move: i32,
+    /// Evaluation weight when the other colour is to move.
+    pub waiting: i32,
+    /// [`FIVE`], [`OPEN_FOUR`], [`FOUR`], [`THREE`].
+    pub flags: u8,
+    /// The combination's number ([`combination_index`]).
+    pub combination: u16,
+}
+
+/// The number of class combinations (multisets of four of the nine classes).
+pub const COMBINATIONS: usize = 495;
+
+/// The table index of four classes.
+#[inline]
+#[must_use]
+pub fn index(ks: [u8; 4]) -> usize {
+    ((usize::from(ks[0]) * 9 + usize::from(ks[1])) * 9 + usize::from(ks[2])) * 9
+        + usize::from(ks[3])
+}
+
+/// The table: one entry per four classes ([`index`]).
+#[must_use]
+pub fn table() -> &'static [Cell; 6561] {
+    static TABLE: OnceLock<Box<[Cell; 6561]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([Cell::default(); 6561]);
+        for (i, cell) in t.iter_mut().enumerate() {
+            *cell = reference_cell(classes_of(i));
+        }
+        t
+    })
+}
+
+/// The four classes of table index `i`.
+fn classes_of(i: usize) -> [Class; 4] {
+    let mut ks = [Class::Dead; 4];
+    let mut r = i;
+    for k in ks.iter_mut().rev() {
+        *k = Class::ALL[r % 9];
+        r /= 9;
+    }
+    ks
+}
+
+/// Every combination of four classes, strongest class first within each, in a fixed order.
+#[must_use]
+pub fn combinations() -> &'static [[Class; 4]] {
+    static LIST: OnceLock<Vec<[Class; 4]>> = OnceLock::new();
+    LIST.get_or_init(|| {
+        let mut list = Vec::with_capacity(COMBINATIONS);
+        for a in 0..9 {
+            for b in 0..=a {
+                for c in 0..=b {
+                    for d in 0..=c {
+                        list.push([Class::ALL[a], Class::ALL[b], Class::ALL[c], Class::ALL[d]]);
+                    }
+                }
+            }
+        }
+        list
+    })
+}
+
+/// The number of the combination of `ks` (in any order) in [`combinations`].
+#[must_use]
+pub fn combination_index(mut ks: [Class; 4]) -> usize {
+    ks.sort_unstable_by(|a, b| b.cmp(a));
+    combinations()
+        .iter()
+        .position(|c| *c == ks)
+        .expect("every sorted quadruple is listed")
+}
+
+/// The entry of four classes, computed directly.
+#[must_use]
+pub fn reference_cell(ks: [Class; 4]) -> Cell {
+    let value: i32 = ks.iter().map(|&k| CLASS_VALUE[k as usize]).sum();
+    let threats = ks.iter().filter(|&&k| k >= Class::F3).count();
+    let fours = ks.iter().filter(|&&k| k >= Class::B4).count();
+    let best = ks.into_iter().max().unwrap_or_default();
+    let bonus = if threats >= 2 { DOUBLE_THREAT } else { 0 };
+    let five = best == Class::Five;
+    let mut flags = 0;
+    if five {
+        flags |= FIVE;
+    } else {
+        if best == Class::F4 || fours >= 2 {
+            flags |= OPEN_FOUR;
+        }
+        if fours >= 1 {
+            flags |= FOUR;
+        }
+    }
+    if ks.contains(&Class::F3) {
+        flags |= THREE;
+    }
+    let combination = combination_index(ks);
+    let (to_move, waiting) = weights::weight(combination);
+    Cell {
+        value: value + bonus,
+        to_move,
+        waiting,
+        flags,
+        combination: combination as u16,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_are_the_495_multisets() {
+        let list = combinations();
+        assert_eq!(list.len(), COMBINATIONS);
+        let mut sorted = list.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), COMBINATIONS);
+        for c in list {
+            assert!(c.windows(2).all(|w| w[0] >= w[1]));
+        }
+    }
+
+    /// Every table entry equals the directly computed one, and the entries of the same multiset in
+    /// any order are equal.
+    #[test]
+    fn table_equals_reference_and_ignores_direction_order() {
+        let t = table();
+        for (i, cell) in t.iter().enumerate() {
+            let ks = classes_of(i);
+            assert_eq!(*cell, reference_cell(ks));
+            assert_eq!(index(ks.map(|k| k as u8)), i);
+            let mut rev = ks;
+            rev.reverse();
+            assert_eq!(t[index(rev.map(|k| k as u8))], *cell);
+        }
+        assert_eq!(t[0].value, 0);
+        assert_eq!(t[0].flags, 0);
+    }
+}

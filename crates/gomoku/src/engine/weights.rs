@@ -1,0 +1,104 @@
+//! The evaluation's weights: for each combination of a cell's four classes
+//! ([`super::cells::combinations`]), what the cell is worth to the side to move and to the side
+//! waiting. They are data, `crates/gomoku/data/eval-weights.txt`, written by `stonelab gomoku tune`
+//! (the file's header names the games they were fitted on); the file is compiled in.
+//!
+//! The format: `#` comments, then one line per combination, `A B C D to_move waiting`, the four
+//! class names strongest first (as [`Class`]'s `Debug` prints them). Every combination appears
+//! exactly once.
+
+use std::sync::OnceLock;
+
+use super::cells::{combination_index, COMBINATIONS};
+use super::classes::Class;
+
+/// The compiled-in weights file.
+pub const WEIGHTS_FILE: &str = include_str!("../../data/eval-weights.txt");
+
+/// The weights of combination `i` (to move, waiting).
+#[must_use]
+pub fn weight(i: usize) -> (i32, i32) {
+    static WEIGHTS: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        parse(WEIGHTS_FILE).unwrap_or_else(|e| panic!("eval-weights.txt: {e}"))
+    })[i]
+}
+
+/// The class named `name` (`Five`, `F4`, ..., `Dead`).
+#[must_use]
+pub fn class_named(name: &str) -> Option<Class> {
+    Class::ALL.into_iter().find(|k| format!("{k:?}") == name)
+}
+
+/// Reads a weights file: one `(to_move, waiting)` pair per combination, by combination number.
+///
+/// # Errors
+/// A line that does not parse, a combination given twice, or one missing.
+pub fn parse(text: &str) -> Result<Vec<(i32, i32)>, String> {
+    let mut out: Vec<Option<(i32, i32)>> = vec![None; COMBINATIONS];
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let bad = || format!("line {}: expected `A B C D to_move waiting`", n + 1);
+        if words.len() != 6 {
+            return Err(bad());
+        }
+        let mut ks = [Class::Dead; 4];
+        for (k, w) in ks.iter_mut().zip(&words[..4]) {
+            *k = class_named(w).ok_or_else(bad)?;
+        }
+        let to_move: i32 = words[4].parse().map_err(|_| bad())?;
+        let waiting: i32 = words[5].parse().map_err(|_| bad())?;
+        let i = combination_index(ks);
+        if out[i].replace((to_move, waiting)).is_some() {
+            return Err(format!("line {}: combination given twice", n + 1));
+        }
+    }
+    out.into_iter()
+        .enumerate()
+        .map(|(i, w)| w.ok_or_else(|| format!("combination {i} missing")))
+        .collect()
+}
+
+/// Writes weights in the file's format, after the `header` lines (each written as a comment).
+#[must_use]
+pub fn format(header: &[String], weights: &[(i32, i32)]) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    for h in header {
+        let _ = writeln!(s, "# {h}");
+    }
+    for (ks, (a, b)) in super::cells::combinations().iter().zip(weights) {
+        let names: Vec<String> = ks.iter().map(|k| format!("{k:?}")).collect();
+        let _ = writeln!(s, "{} {a} {b}", names.join(" "));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_compiled_in_file_parses_and_round_trips() {
+        let w = parse(WEIGHTS_FILE).expect("valid");
+        assert_eq!(w.len(), COMBINATIONS);
+        assert_eq!(parse(&format(&["x".into()], &w)).expect("valid"), w);
+        // A cell where nothing is possible is worth nothing.
+        assert_eq!(w[combination_index([Class::Dead; 4])], (0, 0));
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        let w = parse(WEIGHTS_FILE).expect("valid");
+        let good = format(&[], &w);
+        assert!(parse("Five Five Five Five 1\n").is_err());
+        assert!(parse("Five Five Five Six 1 2\n").is_err());
+        assert!(parse(&format!("{good}Five Five Five Five 1 2\n")).is_err());
+        let missing: String = good.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        assert!(parse(&missing).is_err());
+    }
+}
