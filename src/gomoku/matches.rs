@@ -266,7 +266,7 @@ fn parse_answer(line: &str, size: usize) -> Answer {
 }
 
 /// Reads an openings file.
-fn read_openings(path: &str, size: usize) -> anyhow::Result<Vec<Vec<Point>>> {
+pub(crate) fn read_openings(path: &str, size: usize) -> anyhow::Result<Vec<Vec<Point>>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read openings '{path}'"))?;
     let mut out = Vec::new();

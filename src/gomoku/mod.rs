@@ -9,6 +9,7 @@ pub mod matches;
 pub mod pbrain;
 pub mod solve;
 pub mod threats;
+pub mod tune;
 
 /// The rule as a command-line value.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,6 +53,18 @@ pub enum Command {
     Pbrain(pbrain::Args),
     /// A match between two Gomocup (pbrain) engines, with adjudication and an Elo estimate
     Match(matches::Args),
+    /// Self-play games of the engine at a fixed node budget, as data for `gomoku tune`
+    ///
+    /// Every game starts from an opening of the file (in turn), then plays a few random moves next
+    /// to the stones, then the engine plays both sides. The record is resumable: run the same
+    /// command again to add the games still missing.
+    Selfplay(tune::SelfplayArgs),
+    /// Fit the evaluation's weights to the results of recorded games (logistic regression)
+    ///
+    /// Reads `gomoku selfplay` or `gomoku match` records, fits the weight of every class
+    /// combination of a cell as the side to move and as the side waiting, and reports the
+    /// cross-entropy before and after on the fitted and the held-out games.
+    Tune(tune::TuneArgs),
 }
 
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -62,5 +75,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::Pbrain(args) => Ok(pbrain::run(&args)?),
         Command::Match(args) => matches::run(args),
+        Command::Selfplay(args) => tune::selfplay(args),
+        Command::Tune(args) => tune::tune(args),
     }
 }

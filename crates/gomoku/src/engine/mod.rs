@@ -9,8 +9,10 @@ pub mod params;
 pub mod players;
 pub mod position;
 pub mod search;
+pub mod selfplay;
 pub mod time;
 pub mod tree;
+pub mod tune;
 pub mod weights;
 
 pub use crate::search::Budget;

@@ -188,13 +188,21 @@ impl Position {
         self.near[self.index(p)] != 0
     }
 
-    /// The static evaluation for the side to move `s`: its cell values minus the opponent's.
+    /// The static evaluation for the side to move `s`: the weights of its cells as the side to
+    /// move minus those of the opponent's cells as the side waiting ([`super::weights`]).
     #[inline]
     #[must_use]
     pub fn evaluate(&self, s: Color) -> i32 {
-        let own = self.totals[s.index()];
-        let other = self.totals[(!s).index()];
-        (own - other * 9 / 10) as i32
+        (self.weights[s.index()][0] - self.weights[(!s).index()][1]) as i32
+    }
+
+    /// Each cell's class combination for colour `c` ([`cells::combinations`]), for empty cells
+    /// only: what the evaluation adds up (the tuner's features).
+    pub fn combinations(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
+        self.entries
+            .iter()
+            .filter(move |e| e[c.index()] != 0)
+            .map(move |e| usize::from(self.cells[usize::from(e[c.index()])].combination))
     }
 
     /// Whether a stone of `c` on the empty cell `p` completes a five.

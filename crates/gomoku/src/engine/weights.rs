@@ -19,9 +19,8 @@ pub const WEIGHTS_FILE: &str = include_str!("../../data/eval-weights.txt");
 #[must_use]
 pub fn weight(i: usize) -> (i32, i32) {
     static WEIGHTS: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
-    WEIGHTS.get_or_init(|| {
-        parse(WEIGHTS_FILE).unwrap_or_else(|e| panic!("eval-weights.txt: {e}"))
-    })[i]
+    WEIGHTS.get_or_init(|| parse(WEIGHTS_FILE).unwrap_or_else(|e| panic!("eval-weights.txt: {e}")))
+        [i]
 }
 
 /// The class named `name` (`Five`, `F4`, ..., `Dead`).

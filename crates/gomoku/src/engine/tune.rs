@@ -1,0 +1,278 @@
+//! Fitting the evaluation's weights to game results (logistic regression, "Texel tuning").
+//!
+//! Every position of a game (after the opening and before its last move, leaving out positions
+//! where a five is on the board to make or to block) becomes a sample: the counts of each class
+//! combination ([`super::cells::combinations`]) among the side to move's empty cells and among the
+//! opponent's, and the game's result for the side to move (1, 1/2, 0). The model is the engine's
+//! evaluation `e = sum(count * to_move weight) - sum(count * waiting weight)`, and the predicted
+//! result `sigmoid(e / scale)`. [`best_scale`] fits the scale to the current weights once, so the
+//! evaluation keeps its units (the search's margins are in them); [`fit`] then minimises the
+//! cross-entropy plus an L2 pull towards the starting weights, by Adam over full batches.
+
+use super::cells::COMBINATIONS;
+use super::position::Position;
+use crate::{Color, Point, Rule};
+
+/// The number of weights: to-move weights first, then waiting weights.
+pub const WEIGHTS: usize = 2 * COMBINATIONS;
+
+/// Samples in a flat store: sample `i`'s features are `features[starts[i]..starts[i + 1]]`, each a
+/// weight number and a signed count (negative for the waiting side's combinations).
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    starts: Vec<u32>,
+    features: Vec<(u16, i16)>,
+    results: Vec<f32>,
+}
+
+impl Samples {
+    /// No samples.
+    #[must_use]
+    pub fn new() -> Samples {
+        Samples {
+            starts: vec![0],
+            ..Samples::default()
+        }
+    }
+
+    /// The number of samples.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.results.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.results.is_empty()
+    }
+
+    /// Adds the samples of one game: `moves` from Black's first, `winner` (`None`: a draw), the
+    /// first `skip` positions left out.
+    pub fn add_game(
+        &mut self,
+        size: usize,
+        rule: Rule,
+        moves: &[Point],
+        winner: Option<Color>,
+        skip: usize,
+    ) {
+        let mut pos = Position::new(size, rule);
+        let mut c = Color::Black;
+        let mut counts = vec![0i16; WEIGHTS];
+        for (k, &p) in moves.iter().enumerate() {
+            let decided = !pos.class_sets(c).five.is_empty() || !pos.class_sets(!c).five.is_empty();
+            if k >= skip && !decided {
+                let result = match winner {
+                    None => 0.5,
+                    Some(w) if w == c => 1.0,
+                    Some(_) => 0.0,
+                };
+                for i in pos.combinations(c) {
+                    counts[i] += 1;
+                }
+                for i in pos.combinations(!c) {
+                    counts[COMBINATIONS + i] -= 1;
+                }
+                for (i, n) in counts.iter_mut().enumerate() {
+                    if *n != 0 {
+                        self.features.push((i as u16, *n));
+                        *n = 0;
+                    }
+                }
+                self.starts.push(self.features.len() as u32);
+                self.results.push(result);
+            }
+            if pos.stone(p).is_some() {
+                return;
+            }
+            pos.make(p, c);
+            c = !c;
+        }
+    }
+
+    fn features(&self, i: usize) -> &[(u16, i16)] {
+        &self.features[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// The evaluation of sample `i` under `weights`.
+    #[must_use]
+    pub fn eval(&self, i: usize, weights: &[f64]) -> f64 {
+        self.features(i)
+            .iter()
+            .map(|&(w, n)| f64::from(n) * weights[usize::from(w)])
+            .sum()
+    }
+
+    /// The mean cross-entropy of the predictions `sigmoid(eval / scale)`.
+    #[must_use]
+    pub fn loss(&self, weights: &[f64], scale: f64) -> f64 {
+        if self.is_empty() {
+            return 0.0;
+        }
+        let total: f64 = (0..self.len())
+            .map(|i| {
+                let p = sigmoid(self.eval(i, weights) / scale).clamp(1e-9, 1.0 - 1e-9);
+                let r = f64::from(self.results[i]);
+                -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
+            })
+            .sum();
+        total / self.len() as f64
+    }
+}
+
+/// The compiled-in weights as one vector: to-move weights, then waiting weights.
+#[must_use]
+pub fn current_weights() -> Vec<f64> {
+    let pairs = super::weights::parse(super::weights::WEIGHTS_FILE).expect("valid weights");
+    let mut w = vec![0.0; WEIGHTS];
+    for (i, (a, b)) in pairs.into_iter().enumerate() {
+        w[i] = f64::from(a);
+        w[COMBINATIONS + i] = f64::from(b);
+    }
+    w
+}
+
+/// The logistic function.
+#[must_use]
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The scale (in evaluation units per logit) that fits `weights` best, searched on a log grid
+/// then refined by golden section.
+#[must_use]
+pub fn best_scale(samples: &Samples, weights: &[f64]) -> f64 {
+    let f = |ln_s: f64| samples.loss(weights, ln_s.exp());
+    let (mut lo, mut hi) = (1.0f64.ln(), 100_000.0f64.ln());
+    let phi = (5.0f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if f(a) < f(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Fitting settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Fit {
+    pub scale: f64,
+    /// L2 pull towards the starting weights, per weight, in loss units per squared logit of
+    /// difference (the difference is divided by `scale`).
+    pub l2: f64,
+    pub epochs: usize,
+    /// Adam's step size, in evaluation units.
+    pub step: f64,
+}
+
+/// Minimises the loss over `weights` from `start`; `frozen` weights keep their start value.
+#[must_use]
+pub fn fit(samples: &Samples, start: &[f64], frozen: &[bool], settings: Fit) -> Vec<f64> {
+    let mut w = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let n = samples.len().max(1) as f64;
+    let s = settings.scale;
+    for epoch in 1..=settings.epochs {
+        let mut grad = vec![0.0; w.len()];
+        for i in 0..samples.len() {
+            let p = sigmoid(samples.eval(i, &w) / s);
+            let g = (p - f64::from(samples.results[i])) / s / n;
+            for &(k, c) in samples.features(i) {
+                grad[usize::from(k)] += g * f64::from(c);
+            }
+        }
+        for k in 0..w.len() {
+            if frozen[k] {
+                continue;
+            }
+            let d = (w[k] - start[k]) / s;
+            let g = grad[k] + 2.0 * settings.l2 * d / s;
+            m[k] = b1 * m[k] + (1.0 - b1) * g;
+            v[k] = b2 * v[k] + (1.0 - b2) * g * g;
+            let mh = m[k] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[k] / (1.0 - b2.powi(epoch as i32));
+            w[k] -= settings.step * mh / (vh.sqrt() + eps);
+        }
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On games made up so that one combination decides the result, the fit moves that
+    /// combination's weight the right way and lowers the loss.
+    #[test]
+    fn fit_lowers_the_loss_and_learns_the_telling_feature() {
+        let mut samples = Samples::new();
+        let mut rng = stonelab_rand::Xorshift64Star::new(5);
+        // Synthetic samples: weight 3 present (positive count) means a win, else a loss.
+        for _ in 0..400 {
+            let telling = rng.below(2) == 0;
+            let other = 10 + rng.below(20) as u16;
+            samples.features.push((other, 1));
+            if telling {
+                samples.features.push((3, 1));
+            }
+            samples.starts.push(samples.features.len() as u32);
+            samples.results.push(if telling { 1.0 } else { 0.0 });
+        }
+        let start = vec![0.0; WEIGHTS];
+        let frozen = vec![false; WEIGHTS];
+        let settings = Fit {
+            scale: 100.0,
+            l2: 0.0,
+            epochs: 200,
+            step: 10.0,
+        };
+        let w = fit(&samples, &start, &frozen, settings);
+        assert!(w[3] > 100.0, "{}", w[3]);
+        assert!(samples.loss(&w, 100.0) < samples.loss(&start, 100.0) / 2.0);
+        let mut frozen = frozen;
+        frozen[3] = true;
+        assert_eq!(fit(&samples, &start, &frozen, settings)[3], 0.0);
+    }
+
+    /// A real game's samples: one per position after the skipped ones, none where a five is on
+    /// the board, and results from the mover's side.
+    #[test]
+    fn samples_of_a_game() {
+        let moves: Vec<Point> = [
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (0, 2),
+            (9, 7),
+            (0, 4),
+            (10, 7),
+            (0, 6),
+            (11, 7),
+        ]
+        .iter()
+        .map(|&(x, y)| Point::new(x, y))
+        .collect();
+        let mut samples = Samples::new();
+        samples.add_game(15, Rule::Freestyle, &moves, Some(Color::Black), 2);
+        // Positions 2..=8; at 7 and 8 Black has a five to make (the straight four 7..10).
+        assert_eq!(samples.len(), 5);
+        assert_eq!(samples.results, vec![1.0, 0.0, 1.0, 0.0, 1.0]);
+        // The model's evaluation is the engine's.
+        let w = current_weights();
+        let mut pos = Position::new(15, Rule::Freestyle);
+        let mut c = Color::Black;
+        for (k, &p) in moves.iter().enumerate().take(7) {
+            if k >= 2 {
+                assert_eq!(samples.eval(k - 2, &w), f64::from(pos.evaluate(c)), "{k}");
+            }
+            pos.make(p, c);
+            c = !c;
+        }
+    }
+}

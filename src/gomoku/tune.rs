@@ -1,0 +1,393 @@
+//! `stonelab gomoku selfplay` (games for the tuner) and `stonelab gomoku tune` (fit the
+//! evaluation's weights to game results). The data and the method: docs/gomoku-engine.md.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use stonelab_gomoku::engine::cells::COMBINATIONS;
+use stonelab_gomoku::engine::selfplay::{self, Outcome, Settings};
+use stonelab_gomoku::engine::tune::{self, Fit, Samples, WEIGHTS};
+use stonelab_gomoku::engine::weights;
+use stonelab_gomoku::engine::Class;
+use stonelab_gomoku::{Color, Point, Rule};
+
+use super::RuleArg;
+use crate::arena::write_atomically;
+use crate::common::Format;
+
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    /// Board side
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u8).range(5..=20))]
+    size: u8,
+    /// Winning rule
+    #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
+    rule: RuleArg,
+    /// Games to have in the record (a resumed run plays only the missing ones)
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Nodes per move (threat-space and alpha-beta together)
+    #[arg(long, default_value_t = 20_000)]
+    nodes: u64,
+    /// Moves played at random (next to a stone) after the opening
+    #[arg(long, default_value_t = 4)]
+    random_plies: usize,
+    /// Openings file (as `gomoku match --openings`), used in turn; default: the centre stone
+    #[arg(long)]
+    openings: Option<String>,
+    /// Seed of the random moves
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: the machine's cores)
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The record (JSON Lines, `gomoku match`'s game lines); an existing one is resumed
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+struct Header {
+    record: String,
+    version: u32,
+    size: usize,
+    rule: String,
+    nodes: u64,
+    random_plies: usize,
+    openings: Option<String>,
+    seed: u64,
+}
+
+/// A game line, in the shape `gomoku match` writes (engine "a" plays both colours).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct GameLine {
+    number: u32,
+    opening: usize,
+    black: String,
+    winner: Option<String>,
+    end: String,
+    moves: Vec<[u8; 2]>,
+    opening_stones: usize,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+/// Games are saved every this many.
+const SAVE_EVERY: usize = 20;
+
+pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
+    let size = usize::from(args.size);
+    let rule: Rule = args.rule.into();
+    let openings = match &args.openings {
+        Some(path) => super::matches::read_openings(path, size)?,
+        None => vec![vec![Point::new((size / 2) as u8, (size / 2) as u8)]],
+    };
+    let header = Header {
+        record: "stonelab gomoku selfplay".into(),
+        version: 1,
+        size,
+        rule: rule.to_string(),
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        openings: args.openings.clone(),
+        seed: args.seed,
+    };
+    let lines = read_record(&args.out, &header)?;
+    let done: std::collections::BTreeSet<u32> = lines.iter().map(|g| g.number).collect();
+    let todo: Vec<u32> = (1..=args.games).filter(|n| !done.contains(n)).collect();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = args.threads.unwrap_or(cores).clamp(1, cores);
+    let bar = crate::arena::progress_bar(todo.len() as u64);
+    let next = AtomicU32::new(0);
+    // The games so far, games finished since the last save, games played by this run.
+    let state = Mutex::new((lines, 0usize, 0usize));
+    let failed = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed) as usize;
+                let Some(&number) = todo.get(k) else { break };
+                let o = (number as usize - 1) % openings.len();
+                let settings = Settings {
+                    size,
+                    rule,
+                    nodes: args.nodes,
+                    random_plies: args.random_plies,
+                    seed: args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(number),
+                    table_bytes: 16 << 20,
+                };
+                let game = selfplay::play(&settings, &openings[o]);
+                let line = game_line(number, o, openings[o].len(), &game);
+                let mut st = state.lock().expect("no panic while holding the lock");
+                st.0.push(line);
+                st.1 += 1;
+                st.2 += 1;
+                if let Some(bar) = &bar {
+                    bar.inc(1);
+                }
+                if st.1 >= SAVE_EVERY {
+                    st.1 = 0;
+                    st.0.sort_by_key(|g| g.number);
+                    if let Err(e) = save_record(&args.out, &header, &st.0) {
+                        *failed.lock().expect("no panic") = Some(e);
+                        next.store(u32::MAX, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().expect("threads joined") {
+        return Err(e);
+    }
+    let (mut lines, _, played) = state.into_inner().expect("threads joined");
+    lines.sort_by_key(|g| g.number);
+    save_record(&args.out, &header, &lines)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let (b, w, d) = lines.iter().fold((0, 0, 0), |(b, w, d), g| match g.winner {
+        Some(_) if g.moves.len() % 2 == 1 => (b + 1, w, d),
+        Some(_) => (b, w + 1, d),
+        None => (b, w, d + 1),
+    });
+    println!(
+        "{}: {} games ({played} played now): Black won {b}, White {w}, {d} drawn",
+        args.out.display(),
+        lines.len()
+    );
+    Ok(())
+}
+
+fn game_line(
+    number: u32,
+    opening: usize,
+    opening_stones: usize,
+    game: &selfplay::Game,
+) -> GameLine {
+    let (winner, end) = match game.outcome {
+        Outcome::Five(_) => (Some("a".to_string()), "five"),
+        Outcome::Draw => (None, "board_full"),
+    };
+    GameLine {
+        number,
+        opening,
+        black: "a".into(),
+        winner,
+        end: end.into(),
+        moves: game.moves.iter().map(|p| [p.x, p.y]).collect(),
+        opening_stones,
+        note: None,
+    }
+}
+
+/// The games of an existing self-play record (after checking its header), or none.
+fn read_record(path: &Path, header: &Header) -> anyhow::Result<Vec<GameLine>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read '{}'", path.display())),
+    };
+    let mut lines = text.lines();
+    let first: Header = lines
+        .next()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .with_context(|| format!("'{}' line 1: not a self-play record header", path.display()))?;
+    if &first != header {
+        bail!(
+            "'{}' was made with other settings ({}); give another --out",
+            path.display(),
+            serde_json::to_string(&first)?
+        );
+    }
+    lines
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .with_context(|| format!("'{}' line {}: not a game", path.display(), i + 2))
+        })
+        .collect()
+}
+
+fn save_record(path: &Path, header: &Header, lines: &[GameLine]) -> anyhow::Result<()> {
+    let mut text = serde_json::to_string(header)?;
+    text.push('\n');
+    for g in lines {
+        text.push_str(&serde_json::to_string(g)?);
+        text.push('\n');
+    }
+    write_atomically(path, text.as_bytes())
+        .with_context(|| format!("cannot write '{}'", path.display()))
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// Game records: `gomoku selfplay` or `gomoku match` JSON Lines files (one board and rule)
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+    /// Positions left out at the start of every game, besides its opening
+    #[arg(long, default_value_t = 4)]
+    skip: usize,
+    /// Full passes of Adam over the samples
+    #[arg(long, default_value_t = 300)]
+    epochs: usize,
+    /// Adam's step, in evaluation units
+    #[arg(long, default_value_t = 4.0)]
+    step: f64,
+    /// L2 pull towards the compiled-in weights (loss units per squared logit)
+    #[arg(long, default_value_t = 1e-5)]
+    l2: f64,
+    /// Percent of the games held out to measure the fit (every k-th game)
+    #[arg(long, default_value_t = 10)]
+    holdout: u32,
+    /// Write the fitted weights here (the format of crates/gomoku/data/eval-weights.txt)
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Serialize)]
+struct TuneReport {
+    games: usize,
+    train_samples: usize,
+    holdout_samples: usize,
+    scale: f64,
+    train_loss_before: f64,
+    train_loss_after: f64,
+    holdout_loss_before: f64,
+    holdout_loss_after: f64,
+    out: Option<String>,
+}
+
+pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
+    let (mut train, mut held) = (Samples::new(), Samples::new());
+    let mut games = 0;
+    let mut board: Option<(usize, Rule)> = None;
+    let every = if args.holdout == 0 {
+        usize::MAX
+    } else {
+        (100 / args.holdout.min(100)) as usize
+    };
+    for path in &args.records {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read '{}'", path.display()))?;
+        let mut lines = text.lines();
+        let head: Value = lines
+            .next()
+            .and_then(|l| serde_json::from_str(l).ok())
+            .with_context(|| format!("'{}' line 1: not a record header", path.display()))?;
+        let size = head["size"].as_u64().unwrap_or(0) as usize;
+        let rule = match head["rule"].as_str() {
+            Some("freestyle") => Rule::Freestyle,
+            Some("standard") => Rule::Standard,
+            _ => bail!("'{}' line 1: no rule freestyle or standard", path.display()),
+        };
+        if !(5..=20).contains(&size) {
+            bail!("'{}' line 1: no board size in 5..=20", path.display());
+        }
+        if board.is_some_and(|b| b != (size, rule)) {
+            bail!(
+                "'{}': another board or rule than the first record",
+                path.display()
+            );
+        }
+        board = Some((size, rule));
+        for (i, line) in lines.enumerate() {
+            let g: GameLine = serde_json::from_str(line)
+                .with_context(|| format!("'{}' line {}: not a game", path.display(), i + 2))?;
+            let moves: Vec<Point> = g.moves.iter().map(|m| Point::new(m[0], m[1])).collect();
+            if moves
+                .iter()
+                .any(|p| usize::from(p.x) >= size || usize::from(p.y) >= size)
+            {
+                bail!("'{}' line {}: a move off the board", path.display(), i + 2);
+            }
+            let winner = match (&g.winner, g.end.as_str()) {
+                (None, _) => None,
+                (Some(w), "five") => Some(if *w == g.black {
+                    Color::Black
+                } else {
+                    Color::White
+                }),
+                // Games lost on time or by an illegal move say nothing about the position.
+                (Some(_), _) => continue,
+            };
+            games += 1;
+            let into = if games % every == 0 {
+                &mut held
+            } else {
+                &mut train
+            };
+            into.add_game(size, rule, &moves, winner, g.opening_stones + args.skip);
+        }
+    }
+    if train.is_empty() {
+        bail!("no positions to fit in the records");
+    }
+    let start = tune::current_weights();
+    let scale = tune::best_scale(&train, &start);
+    let frozen: Vec<bool> = (0..WEIGHTS)
+        .map(|k| {
+            let ks = stonelab_gomoku::engine::cells::combinations()[k % COMBINATIONS];
+            ks[0] == Class::Five || ks.iter().all(|&c| c == Class::Dead)
+        })
+        .collect();
+    let fit = Fit {
+        scale,
+        l2: args.l2,
+        epochs: args.epochs,
+        step: args.step,
+    };
+    let fitted = tune::fit(&train, &start, &frozen, fit);
+    let rounded: Vec<f64> = fitted.iter().map(|w| w.round()).collect();
+    let report = TuneReport {
+        games,
+        train_samples: train.len(),
+        holdout_samples: held.len(),
+        scale,
+        train_loss_before: train.loss(&start, scale),
+        train_loss_after: train.loss(&rounded, scale),
+        holdout_loss_before: held.loss(&start, scale),
+        holdout_loss_after: held.loss(&rounded, scale),
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+    };
+    if let Some(out) = &args.out {
+        let pairs: Vec<(i32, i32)> = (0..COMBINATIONS)
+            .map(|i| (rounded[i] as i32, rounded[COMBINATIONS + i] as i32))
+            .collect();
+        let names: Vec<String> = args
+            .records
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let header = vec![
+            "Evaluation weights of stonelab's Gomoku engine, one line per combination of a cell's four".into(),
+            "direction classes (strongest first): the weight when the cell's colour is to move, and when it".into(),
+            "waits. Format: crates/gomoku/src/engine/weights.rs.".into(),
+            format!("Provenance: `stonelab gomoku tune --skip {} --epochs {} --step {} --l2 {} --holdout {}` on", args.skip, args.epochs, args.step, args.l2, args.holdout),
+            format!("{} ({games} games,", names.join(" ")),
+            format!("{} positions fitted, {} held out), starting from the previous weights; scale {scale:.1};", report.train_samples, report.holdout_samples),
+            format!("held-out cross-entropy {:.5} before, {:.5} after.", report.holdout_loss_before, report.holdout_loss_after),
+        ];
+        write_atomically(out, weights::format(&header, &pairs).as_bytes())
+            .with_context(|| format!("cannot write '{}'", out.display()))?;
+    }
+    match args.format {
+        Format::Json => crate::common::print_json(&report)?,
+        Format::Text => println!(
+            "{games} games, {} positions fitted, {} held out; scale {scale:.1}\ncross-entropy fitted {:.5} -> {:.5}, held out {:.5} -> {:.5}",
+            report.train_samples,
+            report.holdout_samples,
+            report.train_loss_before,
+            report.train_loss_after,
+            report.holdout_loss_before,
+            report.holdout_loss_after
+        ),
+    }
+    Ok(())
+}

@@ -1,0 +1,105 @@
+//! `stonelab gomoku selfplay` and `stonelab gomoku tune` as programs: a small record is made,
+//! resumed, and fitted; the fitted weights file is in the compiled-in file's format; bad records are
+//! refused with one error line.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stonelab-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn selfplay_resumes_and_tune_writes_weights() {
+    let dir = temp("ok");
+    let record = dir.join("games.jsonl");
+    let record_s = record.to_str().unwrap();
+    let play = |games: &str| {
+        common::stonelab_with_input(
+            &[
+                "gomoku",
+                "selfplay",
+                "--size",
+                "9",
+                "--games",
+                games,
+                "--nodes",
+                "1500",
+                "--threads",
+                "1",
+                "--out",
+                record_s,
+            ],
+            "",
+        )
+    };
+    let o = play("3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(first.lines().count(), 4);
+    let o = play("5");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.lines().count(), 6);
+    assert!(text.starts_with(&first), "a resumed record keeps its games");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(2 played now)"));
+    // Other settings on the same file are refused.
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku", "selfplay", "--size", "9", "--games", "5", "--nodes", "99", "--out", record_s,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+
+    let weights = dir.join("w.txt");
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune",
+            record_s,
+            "--epochs",
+            "5",
+            "--holdout",
+            "0",
+            "--format",
+            "json",
+            "--out",
+            weights.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["games"], 5);
+    assert!(report["train_samples"].as_u64().unwrap() > 10);
+    assert!(
+        report["train_loss_after"].as_f64().unwrap()
+            <= report["train_loss_before"].as_f64().unwrap() + 1e-9
+    );
+    let w = std::fs::read_to_string(&weights).unwrap();
+    assert_eq!(
+        stonelab_gomoku::engine::weights::parse(&w).unwrap().len(),
+        495
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tune_refuses_bad_records() {
+    let dir = temp("bad");
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"size\":15,\"rule\":\"freestyle\"}\nnot json\n").unwrap();
+    let o = common::stonelab_with_input(&["gomoku", "tune", bad.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 2"), "{err}");
+    let o =
+        common::stonelab_with_input(&["gomoku", "tune", dir.join("none").to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
