@@ -42,6 +42,9 @@ pub struct SelfplayArgs {
     /// Seed of the random moves
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Alpha-beta alone, without the threat-space searches before it (many times faster)
+    #[arg(long)]
+    no_threat_search: bool,
     /// Games played at once (default: the machine's cores)
     #[arg(long)]
     threads: Option<usize>,
@@ -60,6 +63,8 @@ struct Header {
     random_plies: usize,
     openings: Option<String>,
     seed: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    no_threat_search: bool,
 }
 
 /// A game line, in the shape `gomoku match` writes (engine "a" plays both colours).
@@ -95,6 +100,7 @@ pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
         random_plies: args.random_plies,
         openings: args.openings.clone(),
         seed: args.seed,
+        no_threat_search: args.no_threat_search,
     };
     let lines = read_record(&args.out, &header)?;
     let done: std::collections::BTreeSet<u32> = lines.iter().map(|g| g.number).collect();
@@ -119,6 +125,7 @@ pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
                     random_plies: args.random_plies,
                     seed: args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(number),
                     table_bytes: 16 << 20,
+                    threat_search: !args.no_threat_search,
                 };
                 let game = selfplay::play(&settings, &openings[o]);
                 let line = game_line(number, o, openings[o].len(), &game);

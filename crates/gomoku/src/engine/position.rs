@@ -48,6 +48,8 @@ pub struct Position {
     class_sets: [ClassSets; 2],
     /// Per cell: stones within two cells (Chebyshev distance).
     near: Vec<u8>,
+    /// The empty cells with a stone within two cells.
+    candidates: Bitboard,
     hash: u64,
     /// The moves played, in order.
     moves: Vec<(Point, Color)>,
@@ -76,6 +78,7 @@ impl Position {
             weights: [[0; 2]; 2],
             class_sets: [ClassSets::default(); 2],
             near: vec![0; size * size],
+            candidates: Bitboard::EMPTY,
             hash: 0,
             moves: Vec::new(),
         };
@@ -188,6 +191,13 @@ impl Position {
         self.near[self.index(p)] != 0
     }
 
+    /// The empty cells with some stone within two cells.
+    #[inline]
+    #[must_use]
+    pub fn candidates(&self) -> Bitboard {
+        self.candidates
+    }
+
     /// The static evaluation for the side to move `s`: the weights of its cells as the side to
     /// move minus those of the opponent's cells as the side waiting ([`super::weights`]).
     #[inline]
@@ -239,6 +249,12 @@ impl Position {
                 if (0..n).contains(&x) && (0..n).contains(&y) {
                     let i = y as usize * n as usize + x as usize;
                     self.near[i] = self.near[i].wrapping_add_signed(delta);
+                    let q = Point::new(x as u8, y as u8);
+                    if self.near[i] != 0 && self.board.stone(q).is_none() {
+                        self.candidates.insert(q);
+                    } else {
+                        self.candidates.remove(q);
+                    }
                 }
             }
         }
@@ -335,6 +351,7 @@ impl Position {
             && fresh.weights == self.weights
             && fresh.class_sets == self.class_sets
             && fresh.near == self.near
+            && fresh.candidates == self.candidates
             && fresh.hash == self.hash
     }
 }

@@ -18,6 +18,9 @@ pub struct Settings {
     pub seed: u64,
     /// Transposition table size in bytes.
     pub table_bytes: usize,
+    /// Whether the engine searches threat sequences before alpha-beta ([`Engine::think`]) or
+    /// plays by alpha-beta alone ([`Engine::think_tree`]).
+    pub threat_search: bool,
 }
 
 /// How a game ended.
@@ -62,8 +65,10 @@ pub fn play(settings: &Settings, opening: &[Point]) -> Game {
         let p = if random {
             let near: Vec<Point> = neighbours(pos, settings.size);
             near[rng.below(near.len())]
-        } else {
+        } else if settings.threat_search {
             engine.think(c, budget).best
+        } else {
+            engine.think_tree(c, settings.nodes)
         };
         let five = engine.position().makes_five(p, c);
         engine.make(p, c);
@@ -128,11 +133,21 @@ mod tests {
             random_plies: 2,
             seed: 7,
             table_bytes: 1 << 16,
+            threat_search: true,
         };
         let opening = [Point::new(4, 4), Point::new(3, 3), Point::new(5, 3)];
         let game = play(&settings, &opening);
         assert_eq!(game, play(&settings, &opening));
-        assert_eq!(&game.moves[..3], &opening);
+        let tree_only = Settings {
+            threat_search: false,
+            ..settings.clone()
+        };
+        check(&play(&tree_only, &opening), &opening);
+        check(&game, &opening);
+    }
+
+    fn check(game: &Game, opening: &[Point]) {
+        assert_eq!(&game.moves[..3], opening);
         let mut board = crate::Board::new(9, Rule::Freestyle).expect("size");
         let mut c = Color::Black;
         let last = game.moves.len() - 1;

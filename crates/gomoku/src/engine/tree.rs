@@ -730,31 +730,19 @@ impl Tree {
     /// Candidate cells with their order score (mover's value, opponent's value, history).
     fn scored(&self, pos: &Position, s: Color, facing: bool) -> Vec<(i64, usize, Point)> {
         let o = !s;
-        let restrict = if facing {
+        let cells = if facing {
             let theirs = pos.class_sets(o);
-            Some(theirs.open_four | theirs.four | pos.class_sets(s).four)
+            theirs.open_four | theirs.four | pos.class_sets(s).four
         } else {
-            None
+            pos.candidates()
         };
-        let n = pos.size() as u8;
         let mut scored = Vec::with_capacity(64);
-        for y in 0..n {
-            for x in 0..n {
-                let p = Point::new(x, y);
-                if pos.stone(p).is_some() {
-                    continue;
-                }
-                match restrict {
-                    Some(r) if !r.contains(p) => continue,
-                    None if !pos.is_near(p) => continue,
-                    _ => {}
-                }
-                let i = self.cell(p);
-                let score = i64::from(pos.value(p, s)) * 6
-                    + i64::from(pos.value(p, o)) * 5
-                    + i64::from(self.history[i][s.index()].min(1 << 20) >> 4);
-                scored.push((score, i, p));
-            }
+        for p in cells.iter() {
+            let i = self.cell(p);
+            let score = i64::from(pos.value(p, s)) * 6
+                + i64::from(pos.value(p, o)) * 5
+                + i64::from(self.history[i][s.index()].min(1 << 20) >> 4);
+            scored.push((score, i, p));
         }
         scored
     }
