@@ -247,6 +247,10 @@ pub struct TuneArgs {
     /// L2 pull towards the compiled-in weights (loss units per squared logit)
     #[arg(long, default_value_t = 1e-5)]
     l2: f64,
+    /// What is fitted: `classes` (a value per class and four pair bonuses per side, 22 numbers),
+    /// `table` (every combination's weight), or `both` (classes, then the table pulled towards them)
+    #[arg(long, value_enum, default_value_t = Model::Both)]
+    model: Model,
     /// Percent of the games held out to measure the fit (every k-th game)
     #[arg(long, default_value_t = 10)]
     holdout: u32,
@@ -256,6 +260,13 @@ pub struct TuneArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Model {
+    Classes,
+    Table,
+    Both,
 }
 
 #[derive(Serialize)]
@@ -268,6 +279,9 @@ struct TuneReport {
     train_loss_after: f64,
     holdout_loss_before: f64,
     holdout_loss_after: f64,
+    /// The class design's parameters (to move, then waiting): One..F4, then the bonuses for two
+    /// fours, four-three, two threes, two lines of F2 or B3.
+    class_params: Option<Vec<f64>>,
     out: Option<String>,
 }
 
@@ -350,7 +364,17 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         epochs: args.epochs,
         step: args.step,
     };
-    let fitted = tune::fit(&train, &start, &frozen, fit);
+    let mut fitted = start.clone();
+    let mut class_params = None;
+    if args.model != Model::Table {
+        let (design, theta) = tune::Design::classes(&start, &frozen);
+        let theta = tune::fit_design(&train, &design, &theta, fit);
+        fitted = design.weights(&theta);
+        class_params = Some(theta.iter().map(|t| t.round()).collect::<Vec<f64>>());
+    }
+    if args.model != Model::Classes {
+        fitted = tune::fit(&train, &fitted, &frozen, fit);
+    }
     let rounded: Vec<f64> = fitted.iter().map(|w| w.round()).collect();
     let report = TuneReport {
         games,
@@ -361,6 +385,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         train_loss_after: train.loss(&rounded, scale),
         holdout_loss_before: held.loss(&start, scale),
         holdout_loss_after: held.loss(&rounded, scale),
+        class_params,
         out: args.out.as_ref().map(|p| p.display().to_string()),
     };
     if let Some(out) = &args.out {
@@ -376,7 +401,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             "Evaluation weights of stonelab's Gomoku engine, one line per combination of a cell's four".into(),
             "direction classes (strongest first): the weight when the cell's colour is to move, and when it".into(),
             "waits. Format: crates/gomoku/src/engine/weights.rs.".into(),
-            format!("Provenance: `stonelab gomoku tune --skip {} --epochs {} --step {} --l2 {} --holdout {}` on", args.skip, args.epochs, args.step, args.l2, args.holdout),
+            format!("Provenance: `stonelab gomoku tune --model {:?} --skip {} --epochs {} --step {} --l2 {} --holdout {}` on", args.model, args.skip, args.epochs, args.step, args.l2, args.holdout).to_lowercase(),
             format!("{} ({games} games,", names.join(" ")),
             format!("{} positions fitted, {} held out), starting from the previous weights; scale {scale:.1};", report.train_samples, report.holdout_samples),
             format!("held-out cross-entropy {:.5} before, {:.5} after.", report.holdout_loss_before, report.holdout_loss_after),
@@ -395,6 +420,19 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             report.holdout_loss_before,
             report.holdout_loss_after
         ),
+    }
+    if let (Format::Text, Some(t)) = (args.format, &report.class_params) {
+        let names = [
+            "One", "B2", "F2", "B3", "F3", "B4", "F4", "4+4", "4+3", "3+3", "2+2",
+        ];
+        for (side, chunk) in ["to move", "waiting"].iter().zip(t.chunks(names.len())) {
+            let cells: Vec<String> = names
+                .iter()
+                .zip(chunk)
+                .map(|(n, v)| format!("{n} {v}"))
+                .collect();
+            println!("{side}: {}", cells.join(", "));
+        }
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! Fitting the evaluation's weights to game results (logistic regression, "Texel tuning").
 //!
 //! Every position of a game (after the opening and before its last move, leaving out positions
-//! where a five is on the board to make or to block) becomes a sample: the counts of each class
+//! where a five is on the board to make or to block, or the side to move can make a straight four:
+//! the search scores those at once) becomes a sample: the counts of each class
 //! combination ([`super::cells::combinations`]) among the side to move's empty cells and among the
 //! opponent's, and the game's result for the side to move (1, 1/2, 0). The model is the engine's
 //! evaluation `e = sum(count * to_move weight) - sum(count * waiting weight)`, and the predicted
@@ -10,6 +11,7 @@
 //! cross-entropy plus an L2 pull towards the starting weights, by Adam over full batches.
 
 use super::cells::COMBINATIONS;
+use super::classes::Class;
 use super::position::Position;
 use crate::{Color, Point, Rule};
 
@@ -61,7 +63,10 @@ impl Samples {
         let mut c = Color::Black;
         let mut counts = vec![0i16; WEIGHTS];
         for (k, &p) in moves.iter().enumerate() {
-            let decided = !pos.class_sets(c).five.is_empty() || !pos.class_sets(!c).five.is_empty();
+            // The search scores these at once and never evaluates them.
+            let decided = !pos.class_sets(c).five.is_empty()
+                || !pos.class_sets(!c).five.is_empty()
+                || !pos.class_sets(c).open_four.is_empty();
             if k >= skip && !decided {
                 let result = match winner {
                     None => 0.5,
@@ -170,37 +175,152 @@ pub struct Fit {
     pub step: f64,
 }
 
+/// How the weights follow from the fitted parameters: weight `k` is `base[k]` plus the sum of
+/// `coefficient * parameter` over `terms[k]`.
+#[derive(Clone, Debug)]
+pub struct Design {
+    pub base: Vec<f64>,
+    pub terms: Vec<Vec<(usize, f64)>>,
+    pub params: usize,
+}
+
+/// The parameters of [`Design::classes`] for one side (to move, waiting): one per class from
+/// `One` to `F4`, then the bonuses for two fours, a four and an open three, two open threes, and
+/// two lines of at least `F2` with no stronger pair.
+pub const CLASS_PARAMS: usize = 11;
+
+impl Design {
+    /// Every weight its own parameter, except the `frozen` ones, which keep `start`. Returns the
+    /// design and the starting parameters.
+    #[must_use]
+    pub fn table(start: &[f64], frozen: &[bool]) -> (Design, Vec<f64>) {
+        let mut base = vec![0.0; start.len()];
+        let mut terms = vec![Vec::new(); start.len()];
+        let mut theta = Vec::new();
+        for k in 0..start.len() {
+            if frozen[k] {
+                base[k] = start[k];
+            } else {
+                terms[k].push((theta.len(), 1.0));
+                theta.push(start[k]);
+            }
+        }
+        let params = theta.len();
+        (
+            Design {
+                base,
+                terms,
+                params,
+            },
+            theta,
+        )
+    }
+
+    /// A weight is the sum of its four classes' values plus a bonus for the strongest pair of
+    /// lines ([`CLASS_PARAMS`] per side); the `frozen` weights keep `start`. Starts from the
+    /// hand-set values (the move-ordering values, 9/10 of them when waiting).
+    #[must_use]
+    pub fn classes(start: &[f64], frozen: &[bool]) -> (Design, Vec<f64>) {
+        let combos = super::cells::combinations();
+        let mut base = vec![0.0; WEIGHTS];
+        let mut terms = vec![Vec::new(); WEIGHTS];
+        for k in 0..WEIGHTS {
+            if frozen[k] {
+                base[k] = start[k];
+                continue;
+            }
+            let side = (k / COMBINATIONS) * CLASS_PARAMS;
+            let ks = combos[k % COMBINATIONS];
+            for c in ks {
+                if (Class::One..=Class::F4).contains(&c) {
+                    terms[k].push((side + c as usize - 1, 1.0));
+                }
+            }
+            let (a, b) = (ks[0], ks[1]);
+            let bonus = if a >= Class::B4 && b >= Class::B4 {
+                Some(7)
+            } else if a >= Class::B4 && b == Class::F3 {
+                Some(8)
+            } else if a == Class::F3 && b == Class::F3 {
+                Some(9)
+            } else if b >= Class::F2 && b < Class::F3 {
+                Some(10)
+            } else {
+                None
+            };
+            if let Some(j) = bonus {
+                terms[k].push((side + j, 1.0));
+            }
+        }
+        let own: [f64; CLASS_PARAMS] = [
+            1.0, 4.0, 10.0, 12.0, 40.0, 45.0, 300.0, 250.0, 250.0, 250.0, 0.0,
+        ];
+        let mut theta: Vec<f64> = own.to_vec();
+        theta.extend(own.iter().map(|v| v * 0.9));
+        (
+            Design {
+                base,
+                terms,
+                params: 2 * CLASS_PARAMS,
+            },
+            theta,
+        )
+    }
+
+    /// The weights of parameters `theta`.
+    #[must_use]
+    pub fn weights(&self, theta: &[f64]) -> Vec<f64> {
+        self.base
+            .iter()
+            .zip(&self.terms)
+            .map(|(b, t)| b + t.iter().map(|&(j, c)| c * theta[j]).sum::<f64>())
+            .collect()
+    }
+}
+
 /// Minimises the loss over `weights` from `start`; `frozen` weights keep their start value.
 #[must_use]
 pub fn fit(samples: &Samples, start: &[f64], frozen: &[bool], settings: Fit) -> Vec<f64> {
-    let mut w = start.to_vec();
-    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let (design, theta) = Design::table(start, frozen);
+    design.weights(&fit_design(samples, &design, &theta, settings))
+}
+
+/// Minimises the loss over the parameters of `design` from `start`, with the L2 pull towards
+/// `start`; returns the parameters.
+#[must_use]
+pub fn fit_design(samples: &Samples, design: &Design, start: &[f64], settings: Fit) -> Vec<f64> {
+    let mut theta = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; theta.len()], vec![0.0; theta.len()]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     let n = samples.len().max(1) as f64;
     let s = settings.scale;
     for epoch in 1..=settings.epochs {
-        let mut grad = vec![0.0; w.len()];
+        let w = design.weights(&theta);
+        let mut grad_w = vec![0.0; w.len()];
         for i in 0..samples.len() {
             let p = sigmoid(samples.eval(i, &w) / s);
             let g = (p - f64::from(samples.results[i])) / s / n;
             for &(k, c) in samples.features(i) {
-                grad[usize::from(k)] += g * f64::from(c);
+                grad_w[usize::from(k)] += g * f64::from(c);
             }
         }
-        for k in 0..w.len() {
-            if frozen[k] {
-                continue;
+        let mut grad = vec![0.0; theta.len()];
+        for (k, t) in design.terms.iter().enumerate() {
+            for &(j, c) in t {
+                grad[j] += c * grad_w[k];
             }
-            let d = (w[k] - start[k]) / s;
-            let g = grad[k] + 2.0 * settings.l2 * d / s;
-            m[k] = b1 * m[k] + (1.0 - b1) * g;
-            v[k] = b2 * v[k] + (1.0 - b2) * g * g;
-            let mh = m[k] / (1.0 - b1.powi(epoch as i32));
-            let vh = v[k] / (1.0 - b2.powi(epoch as i32));
-            w[k] -= settings.step * mh / (vh.sqrt() + eps);
+        }
+        for j in 0..theta.len() {
+            let d = (theta[j] - start[j]) / s;
+            let g = grad[j] + 2.0 * settings.l2 * d / s;
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+            let mh = m[j] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[j] / (1.0 - b2.powi(epoch as i32));
+            theta[j] -= settings.step * mh / (vh.sqrt() + eps);
         }
     }
-    w
+    theta
 }
 
 #[cfg(test)]
@@ -240,6 +360,26 @@ mod tests {
         assert_eq!(fit(&samples, &start, &frozen, settings)[3], 0.0);
     }
 
+    /// The class design's starting parameters give the hand-set weights (waiting ones within the
+    /// file's rounding down).
+    #[test]
+    fn class_design_starts_at_the_hand_set_weights() {
+        let start = current_weights();
+        let frozen: Vec<bool> = (0..WEIGHTS)
+            .map(|k| super::super::cells::combinations()[k % COMBINATIONS][0] == Class::Five)
+            .collect();
+        let (design, theta) = Design::classes(&start, &frozen);
+        let w = design.weights(&theta);
+        for k in 0..WEIGHTS {
+            assert!(
+                w[k] - start[k] >= -1e-9 && w[k] - start[k] < 1.0,
+                "{k}: {} {}",
+                w[k],
+                start[k]
+            );
+        }
+    }
+
     /// A real game's samples: one per position after the skipped ones, none where a five is on
     /// the board, and results from the mover's side.
     #[test]
@@ -260,14 +400,14 @@ mod tests {
         .collect();
         let mut samples = Samples::new();
         samples.add_game(15, Rule::Freestyle, &moves, Some(Color::Black), 2);
-        // Positions 2..=8; at 7 and 8 Black has a five to make (the straight four 7..10).
-        assert_eq!(samples.len(), 5);
-        assert_eq!(samples.results, vec![1.0, 0.0, 1.0, 0.0, 1.0]);
+        // Positions 2..=8; at 6 Black can make a straight four, at 7 and 8 a five.
+        assert_eq!(samples.len(), 4);
+        assert_eq!(samples.results, vec![1.0, 0.0, 1.0, 0.0]);
         // The model's evaluation is the engine's.
         let w = current_weights();
         let mut pos = Position::new(15, Rule::Freestyle);
         let mut c = Color::Black;
-        for (k, &p) in moves.iter().enumerate().take(7) {
+        for (k, &p) in moves.iter().enumerate().take(6) {
             if k >= 2 {
                 assert_eq!(samples.eval(k - 2, &w), f64::from(pos.evaluate(c)), "{k}");
             }
