@@ -401,7 +401,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             "Evaluation weights of stonelab's Gomoku engine, one line per combination of a cell's four".into(),
             "direction classes (strongest first): the weight when the cell's colour is to move, and when it".into(),
             "waits. Format: crates/gomoku/src/engine/weights.rs.".into(),
-            format!("Provenance: `stonelab gomoku tune --model {:?} --skip {} --epochs {} --step {} --l2 {} --holdout {}` on", args.model, args.skip, args.epochs, args.step, args.l2, args.holdout).to_lowercase(),
+            format!("Provenance: `stonelab gomoku tune --model {} --skip {} --epochs {} --step {} --l2 {} --holdout {}` on", format!("{:?}", args.model).to_lowercase(), args.skip, args.epochs, args.step, args.l2, args.holdout),
             format!("{} ({games} games,", names.join(" ")),
             format!("{} positions fitted, {} held out), starting from the previous weights; scale {scale:.1};", report.train_samples, report.holdout_samples),
             format!("held-out cross-entropy {:.5} before, {:.5} after.", report.holdout_loss_before, report.holdout_loss_after),
