@@ -118,11 +118,11 @@ pub(super) fn task_bar() -> ProgressBar {
 }
 
 /// The count lines of the text output (shared with `go enumerate`).
-pub(super) fn print_counts(c: &Counts) {
-    println!("legal {}", c.legal);
-    println!("reduced {}", c.reduced);
-    println!("ko_points {}", c.ko_points);
-    println!("max_ko_points {}", c.max_ko_points);
+pub(super) fn print_counts(c: &Counts) -> Result<(), crate::common::OutputError> {
+    outln!("legal {}", c.legal)?;
+    outln!("reduced {}", c.reduced)?;
+    outln!("ko_points {}", c.ko_points)?;
+    outln!("max_ko_points {}", c.max_ko_points)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -248,11 +248,11 @@ fn print_full(format: Format, out: &Full) -> anyhow::Result<()> {
     match format {
         Format::Json => crate::common::print_json(out),
         Format::Text => {
-            println!("board {}", out.board);
-            print_counts(&out.counts);
-            println!("seconds {:.3}", out.seconds);
+            outln!("board {}", out.board)?;
+            print_counts(&out.counts)?;
+            outln!("seconds {:.3}", out.seconds)?;
             if let Some(slice) = &out.slice {
-                println!("slice {slice}");
+                outln!("slice {slice}")?;
             }
             Ok(())
         }
@@ -281,10 +281,10 @@ fn print_legal(
             })
         }
         Format::Text => {
-            println!("board {shape}");
-            println!("legal {legal}");
-            println!("method {method}");
-            println!("seconds {seconds:.3}");
+            outln!("board {shape}")?;
+            outln!("legal {legal}")?;
+            outln!("method {method}")?;
+            outln!("seconds {seconds:.3}")?;
             Ok(())
         }
     }

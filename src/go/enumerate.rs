@@ -71,12 +71,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.format {
         Format::Json => crate::common::print_json(&out),
         Format::Text => {
-            println!("board {}", out.board);
-            println!("file {}", out.file);
-            println!("bytes {}", out.bytes);
-            super::count::print_counts(&out.counts);
-            println!("ko_states {}", out.ko_states);
-            println!("seconds {:.3}", out.seconds);
+            outln!("board {}", out.board)?;
+            outln!("file {}", out.file)?;
+            outln!("bytes {}", out.bytes)?;
+            super::count::print_counts(&out.counts)?;
+            outln!("ko_states {}", out.ko_states)?;
+            outln!("seconds {:.3}", out.seconds)?;
             Ok(())
         }
     }

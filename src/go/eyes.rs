@@ -117,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 out.push('\n');
             }
-            print!("{out}");
+            out!("{out}")?;
         }
         Format::Json => {
             // Bitboard order is row by row, then column: already sorted by y then x.

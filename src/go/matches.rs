@@ -302,13 +302,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if let Some(r) = record.as_ref().filter(|r| r.existed()) {
         if args.format == Format::Text {
-            println!("resuming {}: {recorded} games recorded", r.path().display());
+            outln!("resuming {}: {recorded} games recorded", r.path().display())?;
         }
     }
     for game in &games {
         count(&mut tallies, game);
         if args.format == Format::Text {
-            print_game(game);
+            print_game(game)?;
         }
     }
     if let Some(engines) = engines.as_mut() {
@@ -316,7 +316,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let (game, hung) = play_game(engines, &args, number, referee)?;
             count(&mut tallies, &game);
             if args.format == Format::Text {
-                print_game(&game);
+                print_game(&game)?;
             }
             if let Some(record) = record.as_mut() {
                 record.push(&game)?;
@@ -408,17 +408,22 @@ fn report(
                 } else {
                     format!(" ({})", t.name)
                 };
-                println!(
+                outln!(
                     "{}{name}: {} wins, {} losses, {} draws, {} illegal moves, {} timeouts",
-                    t.engine, t.wins, t.losses, t.draws, t.illegal_moves, t.timeouts
-                );
+                    t.engine,
+                    t.wins,
+                    t.losses,
+                    t.draws,
+                    t.illegal_moves,
+                    t.timeouts
+                )?;
             }
-            println!(
+            outln!(
                 "referee {}, disagreements with the area count {disagreements}",
                 referee.map_or("none (area count)", |i| LABELS[i])
-            );
+            )?;
             let shown = elo.interval_text().replacen(" [", " [95%: ", 1);
-            println!("elo (black engine minus white engine) {shown}");
+            outln!("elo (black engine minus white engine) {shown}")?;
         }
     }
     Ok(())
@@ -745,7 +750,7 @@ fn parse_score(text: &str) -> Option<f64> {
     }
 }
 
-fn print_game(game: &Game) {
+fn print_game(game: &Game) -> Result<(), crate::common::OutputError> {
     let mut line = format!(
         "game {}: black={} white={} {} after {} moves ({:?})",
         game.number, game.black, game.white, game.result, game.moves, game.end
@@ -762,7 +767,7 @@ fn print_game(game: &Game) {
     if let Some(n) = &game.note {
         line.push_str(&format!(", {n}"));
     }
-    println!("{line}");
+    outln!("{line}")
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let seconds = start.elapsed().as_secs_f64();
     match args.format {
-        Format::Text => println!("{nodes}"),
+        Format::Text => outln!("{nodes}")?,
         Format::Json => crate::common::print_json(&Report {
             size: format_size(&geometry),
             depth: args.depth,

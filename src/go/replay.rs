@@ -68,11 +68,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.format {
         Format::Json => crate::common::print_json(&report)?,
         Format::Text => {
-            print!("{diagram}");
-            println!("captures black {}", report.captures_black);
-            println!("captures white {}", report.captures_white);
-            println!("ko {}", report.ko.as_deref().unwrap_or("none"));
-            println!("score {}", report.score);
+            out!("{diagram}")?;
+            outln!("captures black {}", report.captures_black)?;
+            outln!("captures white {}", report.captures_white)?;
+            outln!("ko {}", report.ko.as_deref().unwrap_or("none"))?;
+            outln!("score {}", report.score)?;
         }
     }
     Ok(())

@@ -622,15 +622,15 @@ fn report(setup: &Setup, games: Vec<Game>) -> anyhow::Result<()> {
             .note
             .as_deref()
             .map_or(String::new(), |n| format!(" ({n})"));
-        println!(
+        outln!(
             "game {:>3}: A plays {}, {winner} by {:?} after {} stones{note}",
             g.number,
             if g.black == Side::A { "black" } else { "white" },
             g.end,
             g.moves.len()
-        );
+        )?;
     }
-    println!(
+    outln!(
         "A: {}\nB: {}\n{}x{} {}, {} ms a move: A {} wins, {} draws, {} losses (score {:.3}); Elo A-B {} (95%)",
         summary.a,
         summary.b,
@@ -643,7 +643,7 @@ fn report(setup: &Setup, games: Vec<Game>) -> anyhow::Result<()> {
         summary.losses,
         summary.elo.score,
         summary.elo.interval_text(),
-    );
+    )?;
     Ok(())
 }
 

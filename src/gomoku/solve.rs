@@ -167,7 +167,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 out.push('\n');
             }
             out.push_str(&format!("nodes {}\nms {ms}\n", outcome.nodes));
-            print!("{out}");
+            out!("{out}")?;
         }
     }
     Ok(())

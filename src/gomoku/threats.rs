@@ -62,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let board = Board::from_grid(&parsed.grid, rule);
     let threats = board.threat_points();
     match args.format {
-        Format::Text => print!("{}", render(&parsed, &threats)),
+        Format::Text => out!("{}", render(&parsed, &threats))?,
         Format::Json => {
             let lists = board.threat_lists();
             let colour = |c: Color| ColorLists {
