@@ -125,6 +125,38 @@ pub fn parse_komi(text: &str) -> Result<f64, String> {
     Ok(k)
 }
 
+/// The instant `limit` from now, or a century from now for a limit too long to add (a time flag
+/// given as `u64::MAX` milliseconds waits "for ever" rather than overflowing).
+#[must_use]
+pub fn deadline(limit: std::time::Duration) -> std::time::Instant {
+    deadline_from(std::time::Instant::now(), limit)
+}
+
+/// The instant `limit` after `start`, as [`deadline`].
+#[must_use]
+pub fn deadline_from(start: std::time::Instant, limit: std::time::Duration) -> std::time::Instant {
+    start
+        .checked_add(limit)
+        .or_else(|| start.checked_add(std::time::Duration::from_secs(100 * 365 * 86_400)))
+        .unwrap_or(start)
+}
+
+/// Longest time flag accepted, in milliseconds (`--turn-ms`, `--move-ms`, `--max-ms` ...):
+/// about eleven and a half days.
+pub const MAX_MS: u64 = 1_000_000_000;
+
+/// A clap value parser for a time flag in milliseconds: `0 ..= MAX_MS`.
+pub fn parse_ms(text: &str) -> Result<u64, String> {
+    let ms: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a number of milliseconds", clean(text, 40)))?;
+    if ms > MAX_MS {
+        return Err(format!("{ms} ms is over the limit of {MAX_MS} ms"));
+    }
+    Ok(ms)
+}
+
 /// Checks a path a command is about to write (by a temporary name and a rename): it must be a
 /// regular file or not exist yet (a device, a FIFO, a folder or a symbolic link is never
 /// replaced), and its folder must exist (none is created).

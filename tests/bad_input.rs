@@ -102,3 +102,315 @@ fn os_errors_are_printed_once() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--out` and `--record` never replace what is not a regular file (a FIFO, a folder, a symbolic
+/// link), and a missing folder is an error, not created.
+#[test]
+fn outputs_replace_only_regular_files() {
+    let dir = temp_dir("outputs");
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let link = dir.join("link");
+    std::os::unix::fs::symlink(dir.join("target"), &link).unwrap();
+    for path in [&fifo, &dir, &link] {
+        let p = path.to_str().unwrap();
+        for args in [
+            &["go", "enumerate", "2x2", "--out", p][..],
+            &["go", "solve", "2x2", "--out", p],
+            &[
+                "go", "match", "--black", "true", "--white", "true", "--record", p,
+            ],
+            &[
+                "gomoku", "match", "--a", "true", "--b", "true", "--record", p,
+            ],
+        ] {
+            stonelab_err(args, "is not a regular file; it is not replaced");
+        }
+    }
+    assert!(fifo.exists() && !dir.join("target").exists());
+    let missing = dir.join("no/such/x.db");
+    let p = missing.to_str().unwrap();
+    for args in [
+        &["go", "enumerate", "2x2", "--out", p][..],
+        &["go", "solve", "2x2", "--out", p],
+        &[
+            "gomoku", "match", "--a", "true", "--b", "true", "--record", p,
+        ],
+    ] {
+        stonelab_err(args, "does not exist");
+    }
+    assert!(!dir.join("no").exists(), "no folder is created");
+    // A regular file is replaced as before.
+    let db = dir.join("x.db");
+    std::fs::write(&db, "old").unwrap();
+    let out = stonelab(&["go", "enumerate", "2x2", "--out", db.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_ne!(std::fs::read(&db).unwrap(), b"old");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Thread, worker and job counts have a stated limit.
+#[test]
+fn thread_counts_are_bounded() {
+    for (args, needle) in [
+        (
+            &["go", "solve", "2x2", "--workers", "1000"][..],
+            "--workers 1000 is over the limit of 256",
+        ),
+        (
+            &["go", "solve", "2x2", "--workers", "0"],
+            "--workers must be at least 1",
+        ),
+        (
+            &["go", "count", "3x3", "--threads", "10000"],
+            "--threads 10000 is over the limit of 256",
+        ),
+        (
+            &["go", "enumerate", "2x2", "--out", "x", "--threads", "300"],
+            "over the limit of 256",
+        ),
+        (
+            &["go", "gtp", "--threads", "10000"],
+            "over the limit of 256",
+        ),
+        (
+            &[
+                "gomoku", "match", "--a", "true", "--b", "true", "--jobs", "5000",
+            ],
+            "--jobs 5000 is over",
+        ),
+    ] {
+        stonelab_err(args, needle);
+    }
+    let out = Command::new(common::STONELAB.replace("stonelab", "pbrain-stonelab"))
+        .args(["--tt-mib", "1000000"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("pbrain-stonelab: error: invalid value '1000000'"),
+        "{err}"
+    );
+}
+
+/// Komi must be finite everywhere; time flags have a limit (no overflow of a deadline).
+#[test]
+fn komi_and_times_are_checked() {
+    for args in [
+        &["go", "query", "x.db", "--komi", "NaN"][..],
+        &["go", "query", "x.db", "--komi", "inf"],
+        &[
+            "go", "replay", "--size", "3", "--moves", "B A1", "--komi", "nan",
+        ],
+        &[
+            "go",
+            "replay",
+            "--size",
+            "3",
+            "--moves",
+            "B A1",
+            "--komi=-inf",
+        ],
+        &[
+            "go", "match", "--black", "x", "--white", "y", "--komi", "infinity",
+        ],
+    ] {
+        stonelab_err(args, "komi must be a finite number");
+    }
+    for args in [
+        &["gomoku", "solve", "--max-ms", "18446744073709551615", "-"][..],
+        &[
+            "gomoku",
+            "match",
+            "--a",
+            "x",
+            "--b",
+            "y",
+            "--turn-ms",
+            "18446744073709551615",
+        ],
+        &[
+            "go",
+            "match",
+            "--black",
+            "x",
+            "--white",
+            "y",
+            "--timeout-ms",
+            "99999999999",
+        ],
+        &["go", "gtp", "--move-ms", "18446744073709551615"],
+    ] {
+        stonelab_err(args, "over the limit of 1000000000 ms");
+    }
+    // A huge GTP clock is a long think, not an overflow.
+    let mut gtp = common::spawn_piped(
+        STONELAB,
+        &["go", "gtp", "--threads", "1", "--playouts", "50"],
+        Stdio::piped(),
+    );
+    use std::io::Write;
+    gtp.stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"boardsize 5\ntime_settings 1e300 0 0\ngenmove b\ntime_left w 1e300 0\ngenmove w\n",
+        )
+        .unwrap();
+    let out = gtp.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.matches("= ").count(), 5, "{text}");
+}
+
+/// Writes `text` to a file of a fresh folder; returns its path.
+fn sgf_file(tag: &str, text: &str) -> std::path::PathBuf {
+    let path = temp_dir(tag).join("game.sgf");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `stonelab go gtp` on `input` and returns its answers (without the empty lines).
+fn gtp_session(input: &str) -> Vec<String> {
+    use std::io::Write;
+    let mut gtp = common::spawn_piped(
+        STONELAB,
+        &["go", "gtp", "--threads", "1", "--playouts", "50"],
+        Stdio::piped(),
+    );
+    gtp.stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = gtp.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split_terminator("\n\n")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Long and deeply nested SGF is read without recursion: a clear answer, not a stack overflow.
+#[test]
+fn long_and_deep_sgf_do_not_overflow_the_stack() {
+    let long = format!("(;SZ[19]{})", ";B[]".repeat(150_000));
+    let deep = format!(
+        "(;SZ[19]{}{})",
+        "(;B[aa]".repeat(150_000),
+        ")".repeat(150_000)
+    );
+    for (tag, text, needle) in [
+        (
+            "sgf-long",
+            &long,
+            "move 3 (B pass): the game ended after two passes",
+        ),
+        ("sgf-deep", &deep, "move 2 (B A19): illegal move"),
+    ] {
+        let path = sgf_file(tag, text);
+        stonelab_err(&["go", "replay", path.to_str().unwrap()], needle);
+        let answers = gtp_session(&format!("loadsgf {}\nname\n", path.display()));
+        assert!(
+            answers[0].starts_with("? cannot load file: "),
+            "{answers:?}"
+        );
+        assert!(answers[0].contains(needle), "{answers:?}");
+        assert_eq!(answers[1], "= stonelab");
+    }
+    let path = sgf_file("sgf-ok", "(;SZ[19];B[aa];W[])");
+    assert!(stonelab(&["go", "replay", path.to_str().unwrap()])
+        .status
+        .success());
+}
+
+/// `go replay` takes the board from SZ when --size is not given, and komi from KM unless
+/// --komi is given; GTP `loadsgf` takes KM too.
+#[test]
+fn sgf_size_and_komi_are_honoured() {
+    let path = sgf_file("sgf-km", "(;GM[1]SZ[5]KM[6.5];B[cc])");
+    let p = path.to_str().unwrap();
+    let v = common::stonelab_json(&["go", "replay", p, "--format", "json"]);
+    assert_eq!(v["size"], "5x5");
+    assert_eq!(v["score"], "B+18.5");
+    let v = common::stonelab_json(&["go", "replay", p, "--komi", "0.5", "--format", "json"]);
+    assert_eq!(v["score"], "B+24.5");
+    let v = common::stonelab_json(&["go", "replay", p, "--size", "5", "--format", "json"]);
+    assert_eq!(v["score"], "B+18.5");
+    stonelab_err(
+        &["go", "replay", p, "--size", "7"],
+        "differs from --size 7x7",
+    );
+    // No SZ: 19x19.
+    let path = sgf_file("sgf-19", "(;B[aa])");
+    let v = common::stonelab_json(&["go", "replay", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(v["size"], "19x19");
+    let answers = gtp_session(&format!("komi 3\nloadsgf {p}\nfinal_score\nshowboard\n"));
+    assert_eq!(answers[2], "= B+18.5", "{answers:?}");
+    assert!(answers[3].ends_with("komi 6.5"), "{answers:?}");
+    // --moves still needs --size.
+    stonelab_err(&["go", "replay", "--moves", "B A1"], "--moves needs --size");
+}
+
+/// Bad SGF values are refused with what the file says; impossible setups and moves after the
+/// game ended are refused too.
+#[test]
+fn sgf_values_setups_and_ended_games_are_checked() {
+    for (sgf, needle) in [
+        ("(;SZ[5];B[Aa])", "move 1 (B Aa): illegal move: off board"),
+        (
+            "(;SZ[5]KM[nan];B[aa])",
+            "invalid property KM[nan] (komi must be a finite number)",
+        ),
+        ("(;SZ[5]KM[inf])", "invalid property KM[inf]"),
+        (
+            "(;SZ[5]AB[cc]AW[cc])",
+            "SGF setup point 'cc' (C3) is set up twice in one node",
+        ),
+        ("(;SZ[5]AB[aa:cc]AE[bb])", "set up twice"),
+        (
+            "(;SZ[5];B[aa];W[];B[];W[bb])",
+            "move 4 (W B4): the game ended after two passes",
+        ),
+        (
+            "(;SZ[5];B[aa];W[tt];B[tt];W[bb])",
+            "the game ended after two passes",
+        ),
+        ("(;SZ[60])", "invalid property SZ[60]"),
+        ("(;SZ[25])", "SGF board size 25x25 is not supported"),
+        ("(;SZ[5];B[a\u{1b}])", "invalid property B[a\\u{1b}]"),
+        (
+            "(;SZ[5];B[aa](;W[bb]);B[cc])",
+            "malformed SGF: a node after a variation (line 1)",
+        ),
+    ] {
+        let path = sgf_file("sgf-values", sgf);
+        let err = stonelab_err(&["go", "replay", path.to_str().unwrap()], needle);
+        assert!(!err.contains('\u{1b}'), "{err:?}");
+    }
+    stonelab_err(
+        &[
+            "go",
+            "replay",
+            "--size",
+            "5",
+            "--moves",
+            "B pass W pass B A1",
+        ],
+        "move 3 (B A1): the game ended after two passes",
+    );
+}

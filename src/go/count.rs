@@ -127,8 +127,8 @@ pub(super) fn print_counts(c: &Counts) -> Result<(), crate::common::OutputError>
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let shape: Shape = args.board.parse()?;
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
+    if let Some(n) = args.threads {
+        crate::common::check_threads("--threads", n)?;
     }
     let slice = match &args.slice {
         None => Slice::WHOLE,

@@ -37,10 +37,11 @@ struct Summary {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let shape: Shape = args.board.parse()?;
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
+    if let Some(n) = args.threads {
+        crate::common::check_threads("--threads", n)?;
     }
     statefile::check_size(shape)?;
+    crate::common::check_output_path(Path::new(&args.out), "--out")?;
     let start = Instant::now();
     // Boards of 18 points and more take seconds to minutes: show a bar on a terminal.
     let bar =

@@ -34,7 +34,7 @@
 //! is the one the recorded games name.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
@@ -58,19 +58,20 @@ pub struct Args {
     #[arg(long, default_value_t = 9)]
     pub size: usize,
     /// Komi
-    #[arg(long, default_value_t = 7.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 7.0, allow_negative_numbers = true,
+          value_parser = crate::common::parse_komi)]
     pub komi: f64,
     /// Games to play (colours alternate)
     #[arg(long, default_value_t = 2)]
     pub games: u32,
     /// Milliseconds per move, sent to both engines as byo-yomi `time_settings 0 S 1` with S the
     /// whole seconds rounded up (GTP times are integers: for less, use the engines' own options)
-    #[arg(long = "move-ms", value_name = "T")]
+    #[arg(long = "move-ms", value_name = "T", value_parser = crate::common::parse_ms)]
     pub move_ms: Option<u64>,
     /// Milliseconds an engine may take to answer any command; one that takes longer loses the
     /// game by timeout, is killed and is started afresh for the next game [default: 10 times
     /// --move-ms, at least 10000; 60000 without --move-ms]
-    #[arg(long = "timeout-ms", value_name = "T")]
+    #[arg(long = "timeout-ms", value_name = "T", value_parser = crate::common::parse_ms)]
     pub timeout_ms: Option<u64>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -155,7 +156,7 @@ impl Client {
             .send(line)
             .with_context(what)
             .map_err(Failure::Broken)?;
-        let deadline = Instant::now() + self.timeout;
+        let deadline = crate::common::deadline(self.timeout);
         let mut lines: Vec<String> = Vec::new();
         loop {
             let text = match self.process.read_line(deadline) {
@@ -340,6 +341,9 @@ fn check_args(args: &Args) -> anyhow::Result<()> {
     }
     if args.timeout_ms == Some(0) {
         bail!("--timeout-ms must be positive");
+    }
+    if let Some(path) = &args.record {
+        crate::common::check_output_path(path, "--record")?;
     }
     Ok(())
 }

@@ -53,7 +53,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
     pub rule: RuleArg,
     /// Milliseconds per move, sent as INFO timeout_turn
-    #[arg(long = "turn-ms", default_value_t = 1000, value_name = "T")]
+    #[arg(long = "turn-ms", default_value_t = 1000, value_name = "T",
+          value_parser = crate::common::parse_ms)]
     pub turn_ms: u64,
     /// Openings, one per line: stones as `x,y` (0-based from the top left) or `h8` (column letter,
     /// row number from 1 at the bottom), Black first, alternating; `#` starts a comment
@@ -194,7 +195,7 @@ impl Engine {
 
     /// The next line that is not MESSAGE, DEBUG or SUGGEST, within `limit`.
     fn answer_line(&mut self, limit: Duration) -> Result<String, (End, String)> {
-        let deadline = Instant::now() + limit;
+        let deadline = crate::common::deadline(limit);
         loop {
             match self.process.read_line(deadline) {
                 Ok(line) => {
@@ -427,7 +428,8 @@ fn move_request(e: &Engine, pos: &Position, me: Color) -> Vec<String> {
 /// Plays from the opening until a five, a full board or a forfeit; fills in `game`.
 fn play_moves(engines: &mut [Engine; 2], setup: &Setup, opening: &[Point], game: &mut Game) {
     let n = setup.args.size;
-    let limit = Duration::from_millis(setup.args.turn_ms + setup.args.turn_ms.max(1000));
+    let turn_ms = setup.args.turn_ms;
+    let limit = Duration::from_millis(turn_ms.saturating_add(turn_ms.max(1000)));
     let mut pos = Position::new(n, setup.rule);
     let mut colour = Color::Black;
     for &p in opening {
@@ -495,6 +497,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if args.games == 0 {
         bail!("--games must be at least 1");
+    }
+    crate::common::check_threads("--jobs", args.jobs)?;
+    if let Some(path) = &args.record {
+        crate::common::check_output_path(path, "--record")?;
     }
     let openings = match &args.openings {
         Some(path) => read_openings(path, args.size)?,

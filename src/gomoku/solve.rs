@@ -55,8 +55,8 @@ pub struct Args {
     /// Most nodes to search
     #[arg(long, default_value_t = 1_000_000)]
     max_nodes: u64,
-    /// Most milliseconds to search (no limit when not given)
-    #[arg(long)]
+    /// Most milliseconds to search (no limit when not given; at most 1000000000)
+    #[arg(long, value_parser = crate::common::parse_ms)]
     max_ms: Option<u64>,
     /// Board size of a move list (5..=20; default 15); for a diagram it must match the diagram
     #[arg(long)]
