@@ -414,3 +414,157 @@ fn sgf_values_setups_and_ended_games_are_checked() {
         "move 3 (B A1): the game ended after two passes",
     );
 }
+
+/// Impossible Gomoku positions: a stone after a five, a side to move that the counts cannot
+/// give, a malformed move reported as a move, an opening that is already won.
+#[test]
+fn impossible_gomoku_positions_are_refused() {
+    let run = |args: &[&str], input: &str| common::stonelab_with_input(args, input);
+    let fails = |args: &[&str], input: &str, needle: &str| {
+        let out = run(args, input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("stonelab: error: ") && err.contains(needle),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    };
+    let five_then_more = "a8 a1 b8 b1 c8 c1 d8 d1 e8 o15";
+    fails(
+        &["gomoku", "threats", "-"],
+        five_then_more,
+        "move o15 comes after the five made by e8",
+    );
+    fails(
+        &["gomoku", "solve", "-"],
+        five_then_more,
+        "the game was over",
+    );
+    fails(&["gomoku", "threats", "-"], "h8 h-1", "'h-1' is not a move");
+    let four_black =
+        "...............\n".repeat(10) + ".XXXX..........\n" + &"...............\n".repeat(4);
+    fails(
+        &["gomoku", "solve", "-"],
+        &four_black,
+        "4 black and 0 white stones cannot come from a game",
+    );
+    let out = run(
+        &["gomoku", "solve", "--attacker", "black", "-"],
+        &four_black,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("win"));
+
+    let dir = temp_dir("five-opening");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "h8 h9\n7,0 0,0 8,0 0,1 9,0 0,2 10,0 0,3 11,0\n").unwrap();
+    stonelab_err(
+        &[
+            "gomoku",
+            "match",
+            "--a",
+            "true",
+            "--b",
+            "true",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        "openings.txt:2: the opening already holds a five of black",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The processes whose command line is `sleep SECONDS`.
+fn sleepers(seconds: &str) -> Vec<String> {
+    let want = format!("sleep\0{seconds}\0");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| std::fs::read(e.path().join("cmdline")).is_ok_and(|c| c == want.as_bytes()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A `gomoku match` engine that hangs is killed with its process group: it does not outlive
+/// the match.
+#[test]
+fn a_hung_gomoku_engine_does_not_outlive_its_match() {
+    let seconds = format!("317.{}", std::process::id());
+    let hung = format!("read l; echo OK; exec sleep {seconds}");
+    let pbrain = STONELAB.replace("stonelab", "pbrain-stonelab");
+    let random = format!("{pbrain} --player random");
+    let out = stonelab(&[
+        "gomoku",
+        "match",
+        "--a",
+        &hung,
+        "--b",
+        &random,
+        "--games",
+        "1",
+        "--turn-ms",
+        "100",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"][0]["end"], "timeout", "{v}");
+    assert!(
+        sleepers(&seconds).is_empty(),
+        "the hung engine outlived the match"
+    );
+}
+
+/// `go match` names the engines in its game lines, and a record whose winner is not B, W or
+/// draw is refused (it used to count as a draw).
+#[test]
+fn go_match_names_engines_and_checks_record_winners() {
+    let dir = temp_dir("go-match-names");
+    let passer = dir.join("pass.sh");
+    std::fs::write(
+        &passer,
+        "while read -r line; do case \"$line\" in\n\
+         name*) printf '= passer\\n\\n';;\n\
+         genmove*) printf '= pass\\n\\n';;\n\
+         known_command*) printf '= false\\n\\n';;\n\
+         quit*) printf '= \\n\\n'; exit 0;;\n\
+         *) printf '= \\n\\n';;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    let passer = format!("sh {}", passer.display());
+    let record = dir.join("m.jsonl");
+    let r = record.to_str().unwrap();
+    let args = |games: &'static str| {
+        vec![
+            "go", "match", "--black", &passer, "--white", &passer, "--size", "5", "--games", games,
+            "--record", r,
+        ]
+    };
+    let text = common::stonelab_ok(&args("1"));
+    assert!(
+        text.starts_with("game 1: black=black (passer) white=white (passer) W+7 after 2 moves"),
+        "{text}"
+    );
+    let good = std::fs::read_to_string(&record).unwrap();
+    std::fs::write(
+        &record,
+        good.replace("\"winner\":\"W\"", "\"winner\":\"Q\""),
+    )
+    .unwrap();
+    stonelab_err(
+        &args("2"),
+        "line 2: game 1 has winner 'Q', expected B, W or draw",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -306,10 +306,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             outln!("resuming {}: {recorded} games recorded", r.path().display())?;
         }
     }
+    let names: [String; 2] = [tallies[0].name.clone(), tallies[1].name.clone()];
     for game in &games {
         count(&mut tallies, game);
         if args.format == Format::Text {
-            print_game(game)?;
+            print_game(game, &names)?;
         }
     }
     if let Some(engines) = engines.as_mut() {
@@ -317,7 +318,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let (game, hung) = play_game(engines, &args, number, referee)?;
             count(&mut tallies, &game);
             if args.format == Format::Text {
-                print_game(&game)?;
+                print_game(&game, &names)?;
             }
             if let Some(record) = record.as_mut() {
                 record.push(&game)?;
@@ -503,6 +504,13 @@ fn open_record(path: &std::path::Path, args: &Args) -> anyhow::Result<(Record, V
             bail!(
                 "record file '{shown}' line {at}: game number {}, expected {number}",
                 game.number
+            );
+        }
+        if !["B", "W", "draw"].contains(&game.winner.as_str()) {
+            bail!(
+                "record file '{shown}' line {at}: game {number} has winner '{}', expected B, W \
+                 or draw",
+                crate::common::clean(&game.winner, 20)
             );
         }
         let (black, white) = labels_of(number);
@@ -754,10 +762,25 @@ fn parse_score(text: &str) -> Option<f64> {
     }
 }
 
-fn print_game(game: &Game) -> Result<(), crate::common::OutputError> {
+/// One game's line; `names` are the engines' GTP names by engine index (empty when unknown),
+/// shown after their labels.
+fn print_game(game: &Game, names: &[String; 2]) -> Result<(), crate::common::OutputError> {
+    let named = |label: &str| {
+        let i = usize::from(label != LABELS[0]);
+        if names[i].is_empty() {
+            label.to_string()
+        } else {
+            format!("{label} ({})", crate::common::clean(&names[i], 60))
+        }
+    };
     let mut line = format!(
         "game {}: black={} white={} {} after {} moves ({:?})",
-        game.number, game.black, game.white, game.result, game.moves, game.end
+        game.number,
+        named(&game.black),
+        named(&game.white),
+        game.result,
+        game.moves,
+        game.end
     );
     if let Some(a) = game.area_score {
         line.push_str(&format!(", area count {}", format_score(a)));

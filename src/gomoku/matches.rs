@@ -266,8 +266,8 @@ fn parse_answer(line: &str, size: usize) -> Answer {
     }
 }
 
-/// Reads an openings file.
-fn read_openings(path: &str, size: usize) -> anyhow::Result<Vec<Vec<Point>>> {
+/// Reads an openings file; an opening that already holds a five under `rule` is refused.
+fn read_openings(path: &str, size: usize, rule: Rule) -> anyhow::Result<Vec<Vec<Point>>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read openings '{path}'"))?;
     let mut out = Vec::new();
@@ -287,6 +287,20 @@ fn read_openings(path: &str, size: usize) -> anyhow::Result<Vec<Vec<Point>>> {
         }
         if stones.len() >= size * size {
             bail!("{path}:{}: the opening fills the board", i + 1);
+        }
+        let mut grid = stonelab_gomoku::Grid::new(size)?;
+        let mut colour = Color::Black;
+        for &p in &stones {
+            grid.set(p, Some(colour));
+            colour = !colour;
+        }
+        let referee = stonelab_gomoku::search::referee::Referee::new(&grid, rule);
+        if let Some(c) = Color::ALL.into_iter().find(|&c| referee.has_five(c)) {
+            bail!(
+                "{path}:{}: the opening already holds a five of {} (the game would be over)",
+                i + 1,
+                c.name()
+            );
         }
         out.push(stones);
     }
@@ -503,7 +517,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         crate::common::check_output_path(path, "--record")?;
     }
     let openings = match &args.openings {
-        Some(path) => read_openings(path, args.size)?,
+        Some(path) => read_openings(path, args.size, args.rule.into())?,
         None => vec![Vec::new()],
     };
     let setup = Setup {

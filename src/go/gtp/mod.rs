@@ -119,7 +119,8 @@ impl Gtp {
             .and_then(|c| self.execute(c));
         let text = match result {
             Ok(r) => format!("={id} {r}\n\n"),
-            Err(e) => format!("?{id} {e}\n\n"),
+            // A message may echo the request: escaped and cut short, one line.
+            Err(e) => format!("?{id} {}\n\n", crate::common::clean(&e, 200)),
         };
         Some(Answer { text, quit })
     }
