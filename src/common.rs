@@ -191,19 +191,23 @@ pub fn check_output_path(path: &Path, flag: &str) -> anyhow::Result<()> {
 }
 
 /// Text from the outside world made safe to echo in a one-line message: control characters
-/// escaped (`\n`, `\u{1b}`), and at most `max` characters kept (the rest counted).
+/// escaped (`\n`, `\u{1b}`), and cut once `max` characters are written (the rest counted).
 #[must_use]
 pub fn clean(text: &str, max: usize) -> String {
     let mut out = String::new();
-    for (kept, (i, ch)) in text.char_indices().enumerate() {
-        if kept == max {
+    let mut written = 0;
+    for (i, ch) in text.char_indices() {
+        if written >= max {
             let rest = text[i..].chars().count();
             out.push_str(&format!("... ({rest} more characters)"));
             break;
         }
         if ch.is_control() {
-            out.extend(ch.escape_default());
+            let escaped: String = ch.escape_default().collect();
+            written += escaped.len();
+            out.push_str(&escaped);
         } else {
+            written += 1;
             out.push(ch);
         }
     }
@@ -336,6 +340,91 @@ fn clap_message(rendered: &str) -> (String, Vec<String>) {
     (clean(&line, MAX_MESSAGE), hints)
 }
 
+/// A progress bar on stderr counting `unit` (tasks, root moves, cells), with the time elapsed
+/// and an estimate of the time left; or none. Shown on a terminal when `long` (the run is
+/// expected to take seconds), and always with `forced` (`--progress`), drawn with terminal
+/// escapes even when stderr is not a terminal.
+#[must_use]
+pub fn progress_bar(unit: &str, long: bool, forced: bool) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    let terminal = std::io::stderr().is_terminal();
+    if !(forced || (long && terminal)) {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    if !terminal {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::term_like(Box::new(
+            StderrTerm,
+        )));
+    }
+    let template = format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit}, eta {{eta}}");
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+/// Standard error as a terminal for [`progress_bar`] when it is not one (`--progress`): ANSI
+/// cursor movements, 80 columns.
+#[derive(Debug)]
+struct StderrTerm;
+
+impl StderrTerm {
+    fn put(&self, text: &str) -> std::io::Result<()> {
+        std::io::stderr().write_all(text.as_bytes())
+    }
+}
+
+impl indicatif::TermLike for StderrTerm {
+    fn width(&self) -> u16 {
+        80
+    }
+
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}A"))
+    }
+
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}B"))
+    }
+
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}C"))
+    }
+
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}D"))
+    }
+
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.put(&format!("{s}\n"))
+    }
+
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.put(s)
+    }
+
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.put("\r\x1b[2K")
+    }
+
+    fn flush(&self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
 /// A spinner with a message on stderr, shown only when stderr is a terminal (so pipes and CI
 /// logs stay clean). Cheap to clone and to update from worker threads.
 #[derive(Clone)]
@@ -378,6 +467,7 @@ mod tests {
         assert_eq!(clean("a\nb\u{1b}[31m", 100), "a\\nb\\u{1b}[31m");
         assert_eq!(clean("abcdef", 3), "abc... (3 more characters)");
         assert_eq!(clean("é", 1), "é");
+        assert_eq!(clean("\0\0\0", 8), "\\u{0}\\u{0}... (1 more characters)");
     }
 
     #[test]

@@ -568,3 +568,42 @@ fn go_match_names_engines_and_checks_record_winners() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--progress` draws a bar on stderr even when it is not a terminal (for go count, go count
+/// --method dp, go perft and go enumerate); without it a pipe gets nothing.
+#[test]
+fn progress_bars_on_request() {
+    let dir = temp_dir("progress");
+    let out = dir.join("x.states");
+    let out = out.to_str().unwrap();
+    for (args, unit) in [
+        (&["go", "count", "4x4", "--progress"][..], "tasks"),
+        (
+            &["go", "count", "6x6", "--method", "dp", "--progress"],
+            "cells",
+        ),
+        (
+            &["go", "perft", "--size", "9x9", "--depth", "3", "--progress"],
+            "root moves",
+        ),
+        (
+            &["go", "enumerate", "3x3", "--out", out, "--progress"],
+            "tasks",
+        ),
+    ] {
+        let o = stonelab(args);
+        assert!(o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(unit) && err.contains("eta"),
+            "{args:?}: {err:?}"
+        );
+        let quiet = stonelab(&args[..args.len() - 1]);
+        assert!(
+            quiet.status.success() && quiet.stderr.is_empty(),
+            "{args:?}"
+        );
+        assert_eq!(o.stdout.lines().count(), quiet.stdout.lines().count());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

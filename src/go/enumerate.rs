@@ -1,6 +1,5 @@
 //! `stonelab go enumerate`: writes the state table read by the retrograde solver.
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -22,6 +21,10 @@ pub struct Args {
     /// Output format of the summary
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Show a progress bar on stderr even when it is not a terminal (on a terminal, boards of 18
+    /// points and more show one anyway)
+    #[arg(long)]
+    pub progress: bool,
 }
 
 #[derive(serde::Serialize)]
@@ -44,14 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     crate::common::check_output_path(Path::new(&args.out), "--out")?;
     let start = Instant::now();
     // Boards of 18 points and more take seconds to minutes: show a bar on a terminal.
-    let bar =
-        (shape.points() >= 18 && std::io::stderr().is_terminal()).then(super::count::task_bar);
-    let progress = |done: usize, total: usize| {
-        if let Some(b) = &bar {
-            b.set_length(total as u64);
-            b.set_position(done as u64);
-        }
-    };
+    let bar = crate::common::progress_bar("tasks", shape.points() >= 18, args.progress);
+    let progress = |done: usize, total: usize| super::count::advance(bar.as_ref(), done, total);
     let set = Enumerator::new(shape)?.reduced_set(args.threads, &progress)?;
     if let Some(b) = &bar {
         b.finish_and_clear();
