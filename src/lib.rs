@@ -5,8 +5,9 @@
 //! The binaries `stonelab` and `pbrain-stonelab` are thin: they parse arguments and call into here,
 //! so tests can drive the protocol loops in-process.
 
-pub mod arena;
+#[macro_use]
 pub mod common;
+pub mod arena;
 pub mod go;
 pub mod gomoku;
 

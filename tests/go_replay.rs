@@ -121,11 +121,11 @@ fn malformed_input_is_a_clear_error() {
 fn sgf_input() {
     let dir = std::env::temp_dir().join(format!("stonelab-replay-sgf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // Setup stones, a pass as B[] and as W[tt], a capture, and a 5-row, 7-column rectangle.
+    // Setup stones, a pass as W[] and as B[tt], a capture, and a 5-row, 7-column rectangle.
     let path = dir.join("game.sgf");
     std::fs::write(
         &path,
-        "(;GM[1]FF[4]SZ[7:5]AB[ba]AW[aa];W[];B[tt];W[gd];B[ab](;W[fe])(;W[ee]))",
+        "(;GM[1]FF[4]SZ[7:5]AB[ba]AW[aa];W[];B[ab];W[gd];B[tt](;W[fe])(;W[ee]))",
     )
     .unwrap();
     let o = replay(&["--size", "5x7", path.to_str().unwrap()]);

@@ -88,7 +88,7 @@ impl EngineProcess {
     /// its process group.
     pub fn shutdown(mut self, goodbye: &str, grace: Duration) {
         let _ = self.send(goodbye);
-        let deadline = Instant::now() + grace;
+        let deadline = crate::common::deadline(grace);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
                 // The shell left; anything it started in the background goes with the group.

@@ -13,9 +13,9 @@ struct Cli {
 }
 
 fn main() {
-    let cli = Cli::parse();
-    if let Err(err) = stonelab::gomoku::pbrain::run(&cli.args) {
-        eprintln!("pbrain-stonelab: error: {err}");
-        std::process::exit(2);
-    }
+    let program = "pbrain-stonelab";
+    stonelab::common::catch_output_panics(program);
+    let cli: Cli = stonelab::common::parse_args(program);
+    let result = stonelab::gomoku::pbrain::run(&cli.args).map_err(anyhow::Error::from);
+    stonelab::common::exit_with(program, result);
 }

@@ -20,7 +20,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Format::Json => crate::common::print_json(&figures)?,
         Format::Text => {
             for (name, value) in &figures {
-                println!("{name} {value}");
+                outln!("{name} {value}")?;
             }
         }
     }

@@ -5,11 +5,10 @@
 //! `--legal-only`. `legal` is a JSON number when it fits a `u64` and a string of decimal
 //! digits otherwise (9x9 and up), so no reader loses digits to floating point.
 
-use std::io::IsTerminal;
 use std::time::Instant;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use stonelab_go::dp;
 use stonelab_go::enumerate::{Counts, Enumerator, Shape, Slice};
 
@@ -48,6 +47,10 @@ pub struct Args {
     /// the counts of slices 0/N .. N-1/N add up to the board's (maxima by max)
     #[arg(long, value_name = "K/N")]
     pub slice: Option<String>,
+    /// Show a progress bar on stderr even when it is not a terminal (on a terminal, long runs
+    /// show one anyway)
+    #[arg(long)]
+    pub progress: bool,
 }
 
 fn parse_slice(text: &str) -> anyhow::Result<Slice> {
@@ -103,32 +106,26 @@ fn threads_used(threads: Option<usize>) -> usize {
     threads.unwrap_or_else(rayon::current_num_threads).max(1)
 }
 
-fn progress_bar(estimate_s: f64) -> Option<ProgressBar> {
-    (estimate_s >= 2.0 && std::io::stderr().is_terminal()).then(task_bar)
-}
-
-/// A bar of enumeration tasks done, for stderr (shared with `go enumerate`).
-pub(super) fn task_bar() -> ProgressBar {
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} tasks, eta {eta}")
-            .expect("valid template"),
-    );
-    bar
+/// Moves `bar` to `done` of `total` (a progress callback's body).
+pub(super) fn advance(bar: Option<&ProgressBar>, done: usize, total: usize) {
+    if let Some(b) = bar {
+        b.set_length(total as u64);
+        b.set_position(done as u64);
+    }
 }
 
 /// The count lines of the text output (shared with `go enumerate`).
-pub(super) fn print_counts(c: &Counts) {
-    println!("legal {}", c.legal);
-    println!("reduced {}", c.reduced);
-    println!("ko_points {}", c.ko_points);
-    println!("max_ko_points {}", c.max_ko_points);
+pub(super) fn print_counts(c: &Counts) -> Result<(), crate::common::OutputError> {
+    outln!("legal {}", c.legal)?;
+    outln!("reduced {}", c.reduced)?;
+    outln!("ko_points {}", c.ko_points)?;
+    outln!("max_ko_points {}", c.max_ko_points)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let shape: Shape = args.board.parse()?;
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
+    if let Some(n) = args.threads {
+        crate::common::check_threads("--threads", n)?;
     }
     let slice = match &args.slice {
         None => Slice::WHOLE,
@@ -155,7 +152,15 @@ fn count_dp(args: &Args, shape: Shape, start: Instant) -> anyhow::Result<()> {
             DP_MEMORY_LIMIT / (1u64 << 30) as f64
         );
     }
-    let legal = dp::count_legal(shape)?;
+    // Seconds from 7 columns (1e5 border states) on: a bar of cells placed.
+    let long = dp::estimated_states(shape.rows.min(shape.cols)) >= 1e5;
+    let bar = crate::common::progress_bar("cells", long, args.progress);
+    let legal = dp::count_legal_with_progress(shape, &|done, total| {
+        advance(bar.as_ref(), done, total);
+    })?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
     print_legal(args, shape, &legal, "dp", start)
 }
 
@@ -217,13 +222,8 @@ fn count_enumerate(args: &Args, shape: Shape, slice: Slice, start: Instant) -> a
     } else {
         full_estimate
     };
-    let bar = progress_bar(estimate);
-    let progress = |done: usize, total: usize| {
-        if let Some(b) = &bar {
-            b.set_length(total as u64);
-            b.set_position(done as u64);
-        }
-    };
+    let bar = crate::common::progress_bar("tasks", estimate >= 2.0, args.progress);
+    let progress = |done: usize, total: usize| advance(bar.as_ref(), done, total);
     if args.legal_only {
         let legal = enumerator.count_legal(args.threads, &progress)?;
         if let Some(b) = &bar {
@@ -248,11 +248,11 @@ fn print_full(format: Format, out: &Full) -> anyhow::Result<()> {
     match format {
         Format::Json => crate::common::print_json(out),
         Format::Text => {
-            println!("board {}", out.board);
-            print_counts(&out.counts);
-            println!("seconds {:.3}", out.seconds);
+            outln!("board {}", out.board)?;
+            print_counts(&out.counts)?;
+            outln!("seconds {:.3}", out.seconds)?;
             if let Some(slice) = &out.slice {
-                println!("slice {slice}");
+                outln!("slice {slice}")?;
             }
             Ok(())
         }
@@ -281,10 +281,10 @@ fn print_legal(
             })
         }
         Format::Text => {
-            println!("board {shape}");
-            println!("legal {legal}");
-            println!("method {method}");
-            println!("seconds {seconds:.3}");
+            outln!("board {shape}")?;
+            outln!("legal {legal}")?;
+            outln!("method {method}")?;
+            outln!("seconds {seconds:.3}")?;
             Ok(())
         }
     }

@@ -1,6 +1,5 @@
 //! `stonelab go enumerate`: writes the state table read by the retrograde solver.
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -22,6 +21,10 @@ pub struct Args {
     /// Output format of the summary
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Show a progress bar on stderr even when it is not a terminal (on a terminal, boards of 18
+    /// points and more show one anyway)
+    #[arg(long)]
+    pub progress: bool,
 }
 
 #[derive(serde::Serialize)]
@@ -37,20 +40,15 @@ struct Summary {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let shape: Shape = args.board.parse()?;
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
+    if let Some(n) = args.threads {
+        crate::common::check_threads("--threads", n)?;
     }
     statefile::check_size(shape)?;
+    crate::common::check_output_path(Path::new(&args.out), "--out")?;
     let start = Instant::now();
     // Boards of 18 points and more take seconds to minutes: show a bar on a terminal.
-    let bar =
-        (shape.points() >= 18 && std::io::stderr().is_terminal()).then(super::count::task_bar);
-    let progress = |done: usize, total: usize| {
-        if let Some(b) = &bar {
-            b.set_length(total as u64);
-            b.set_position(done as u64);
-        }
-    };
+    let bar = crate::common::progress_bar("tasks", shape.points() >= 18, args.progress);
+    let progress = |done: usize, total: usize| super::count::advance(bar.as_ref(), done, total);
     let set = Enumerator::new(shape)?.reduced_set(args.threads, &progress)?;
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -71,12 +69,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.format {
         Format::Json => crate::common::print_json(&out),
         Format::Text => {
-            println!("board {}", out.board);
-            println!("file {}", out.file);
-            println!("bytes {}", out.bytes);
-            super::count::print_counts(&out.counts);
-            println!("ko_states {}", out.ko_states);
-            println!("seconds {:.3}", out.seconds);
+            outln!("board {}", out.board)?;
+            outln!("file {}", out.file)?;
+            outln!("bytes {}", out.bytes)?;
+            super::count::print_counts(&out.counts)?;
+            outln!("ko_states {}", out.ko_states)?;
+            outln!("seconds {:.3}", out.seconds)?;
             Ok(())
         }
     }

@@ -36,13 +36,13 @@ pub struct Args {
 }
 
 /// A parsed diagram.
-struct Diagram {
-    geometry: Geometry,
-    stones: [Bitboard; 2],
+pub struct Diagram {
+    pub geometry: Geometry,
+    pub stones: [Bitboard; 2],
 }
 
 /// Reads a strict diagram (see the module docs); errors name the line and column (1-based).
-fn parse_diagram(text: &str) -> anyhow::Result<Diagram> {
+pub fn parse_diagram(text: &str) -> anyhow::Result<Diagram> {
     let mut lines: Vec<&str> = text
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
@@ -117,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 out.push('\n');
             }
-            print!("{out}");
+            out!("{out}")?;
         }
         Format::Json => {
             // Bitboard order is row by row, then column: already sorted by y then x.

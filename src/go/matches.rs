@@ -34,7 +34,7 @@
 //! is the one the recorded games name.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
@@ -58,19 +58,20 @@ pub struct Args {
     #[arg(long, default_value_t = 9)]
     pub size: usize,
     /// Komi
-    #[arg(long, default_value_t = 7.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 7.0, allow_negative_numbers = true,
+          value_parser = crate::common::parse_komi)]
     pub komi: f64,
     /// Games to play (colours alternate)
     #[arg(long, default_value_t = 2)]
     pub games: u32,
     /// Milliseconds per move, sent to both engines as byo-yomi `time_settings 0 S 1` with S the
     /// whole seconds rounded up (GTP times are integers: for less, use the engines' own options)
-    #[arg(long = "move-ms", value_name = "T")]
+    #[arg(long = "move-ms", value_name = "T", value_parser = crate::common::parse_ms)]
     pub move_ms: Option<u64>,
     /// Milliseconds an engine may take to answer any command; one that takes longer loses the
     /// game by timeout, is killed and is started afresh for the next game [default: 10 times
     /// --move-ms, at least 10000; 60000 without --move-ms]
-    #[arg(long = "timeout-ms", value_name = "T")]
+    #[arg(long = "timeout-ms", value_name = "T", value_parser = crate::common::parse_ms)]
     pub timeout_ms: Option<u64>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -155,7 +156,7 @@ impl Client {
             .send(line)
             .with_context(what)
             .map_err(Failure::Broken)?;
-        let deadline = Instant::now() + self.timeout;
+        let deadline = crate::common::deadline(self.timeout);
         let mut lines: Vec<String> = Vec::new();
         loop {
             let text = match self.process.read_line(deadline) {
@@ -302,13 +303,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if let Some(r) = record.as_ref().filter(|r| r.existed()) {
         if args.format == Format::Text {
-            println!("resuming {}: {recorded} games recorded", r.path().display());
+            outln!("resuming {}: {recorded} games recorded", r.path().display())?;
         }
     }
+    let names: [String; 2] = [tallies[0].name.clone(), tallies[1].name.clone()];
     for game in &games {
         count(&mut tallies, game);
         if args.format == Format::Text {
-            print_game(game);
+            print_game(game, &names)?;
         }
     }
     if let Some(engines) = engines.as_mut() {
@@ -316,7 +318,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let (game, hung) = play_game(engines, &args, number, referee)?;
             count(&mut tallies, &game);
             if args.format == Format::Text {
-                print_game(&game);
+                print_game(&game, &names)?;
             }
             if let Some(record) = record.as_mut() {
                 record.push(&game)?;
@@ -340,6 +342,9 @@ fn check_args(args: &Args) -> anyhow::Result<()> {
     }
     if args.timeout_ms == Some(0) {
         bail!("--timeout-ms must be positive");
+    }
+    if let Some(path) = &args.record {
+        crate::common::check_output_path(path, "--record")?;
     }
     Ok(())
 }
@@ -408,17 +413,22 @@ fn report(
                 } else {
                     format!(" ({})", t.name)
                 };
-                println!(
+                outln!(
                     "{}{name}: {} wins, {} losses, {} draws, {} illegal moves, {} timeouts",
-                    t.engine, t.wins, t.losses, t.draws, t.illegal_moves, t.timeouts
-                );
+                    t.engine,
+                    t.wins,
+                    t.losses,
+                    t.draws,
+                    t.illegal_moves,
+                    t.timeouts
+                )?;
             }
-            println!(
+            outln!(
                 "referee {}, disagreements with the area count {disagreements}",
                 referee.map_or("none (area count)", |i| LABELS[i])
-            );
+            )?;
             let shown = elo.interval_text().replacen(" [", " [95%: ", 1);
-            println!("elo (black engine minus white engine) {shown}");
+            outln!("elo (black engine minus white engine) {shown}")?;
         }
     }
     Ok(())
@@ -494,6 +504,13 @@ fn open_record(path: &std::path::Path, args: &Args) -> anyhow::Result<(Record, V
             bail!(
                 "record file '{shown}' line {at}: game number {}, expected {number}",
                 game.number
+            );
+        }
+        if !["B", "W", "draw"].contains(&game.winner.as_str()) {
+            bail!(
+                "record file '{shown}' line {at}: game {number} has winner '{}', expected B, W \
+                 or draw",
+                crate::common::clean(&game.winner, 20)
             );
         }
         let (black, white) = labels_of(number);
@@ -745,10 +762,25 @@ fn parse_score(text: &str) -> Option<f64> {
     }
 }
 
-fn print_game(game: &Game) {
+/// One game's line; `names` are the engines' GTP names by engine index (empty when unknown),
+/// shown after their labels.
+fn print_game(game: &Game, names: &[String; 2]) -> Result<(), crate::common::OutputError> {
+    let named = |label: &str| {
+        let i = usize::from(label != LABELS[0]);
+        if names[i].is_empty() {
+            label.to_string()
+        } else {
+            format!("{label} ({})", crate::common::clean(&names[i], 60))
+        }
+    };
     let mut line = format!(
         "game {}: black={} white={} {} after {} moves ({:?})",
-        game.number, game.black, game.white, game.result, game.moves, game.end
+        game.number,
+        named(&game.black),
+        named(&game.white),
+        game.result,
+        game.moves,
+        game.end
     );
     if let Some(a) = game.area_score {
         line.push_str(&format!(", area count {}", format_score(a)));
@@ -762,7 +794,7 @@ fn print_game(game: &Game) {
     if let Some(n) = &game.note {
         line.push_str(&format!(", {n}"));
     }
-    println!("{line}");
+    outln!("{line}")
 }
 
 #[cfg(test)]

@@ -37,6 +37,23 @@ pub enum Command {
     Match(matches::Args),
 }
 
+/// The checks every command that writes files or starts threads makes, for `go solve`: `--out`
+/// must be a regular file or new, in a folder that exists; a `--checkpoint-dir` must be in a
+/// folder that exists; `--workers` and `--processes` are bounded.
+fn check_solve(args: &solve::Args) -> anyhow::Result<()> {
+    crate::common::check_threads("--workers", args.workers)?;
+    crate::common::check_threads("--processes", args.processes)?;
+    if let Some(out) = &args.out {
+        crate::common::check_output_path(out, "--out")?;
+    }
+    if let Some(dir) = &args.checkpoint_dir {
+        if !dir.is_dir() {
+            crate::common::check_output_path(dir, "--checkpoint-dir")?;
+        }
+    }
+    Ok(())
+}
+
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Perft(args) => perft::run(args),
@@ -45,7 +62,10 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Enumerate(args) => enumerate::run(args),
         Command::Eyes(args) => eyes::run(args),
         Command::Bench(args) => bench::run(args),
-        Command::Solve(args) => solve::run(args),
+        Command::Solve(args) => {
+            check_solve(&args)?;
+            solve::run(args)
+        }
         Command::Query(args) => query::run(args),
         Command::Gtp(args) => gtp::run(args),
         Command::Match(args) => matches::run(args),

@@ -27,6 +27,10 @@ pub struct Args {
     /// Slow reference: play every move of the last ply instead of counting legal moves in bulk
     #[arg(long)]
     pub naive: bool,
+    /// Show a progress bar (root moves done) on stderr even when it is not a terminal (on a
+    /// terminal, long runs show one anyway)
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// The JSON report, fields in the documented order.
@@ -46,14 +50,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let board = Board::new(geometry, rules);
     let start = Instant::now();
-    let nodes = if args.naive {
-        perft::perft_naive_parallel(&board, args.depth)
-    } else {
-        perft::perft_parallel(&board, args.depth)
-    };
+    // Every ply but the last is played (the last is counted in bulk): seconds from about 1e7
+    // positions before the last ply.
+    let points = (geometry.rows() * geometry.cols()) as f64;
+    let long = points.powi(args.depth.saturating_sub(1).min(64) as i32) >= 1e7;
+    let bar = crate::common::progress_bar("root moves", long, args.progress);
+    let progress = |done: usize, total: usize| super::count::advance(bar.as_ref(), done, total);
+    let nodes = perft::perft_parallel_with_progress(&board, args.depth, args.naive, &progress);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
     let seconds = start.elapsed().as_secs_f64();
     match args.format {
-        Format::Text => println!("{nodes}"),
+        Format::Text => outln!("{nodes}")?,
         Format::Json => crate::common::print_json(&Report {
             size: format_size(&geometry),
             depth: args.depth,

@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, default_value = "")]
     pub moves: String,
     /// Komi, subtracted from Black's area score
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, value_parser = crate::common::parse_komi)]
     pub komi: f64,
     /// Read the positions from this state table instead of enumerating them again
     #[arg(long)]

@@ -212,15 +212,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     match args.format {
         Format::Json => print_json(&figures)?,
-        Format::Text => print_text(&figures),
+        Format::Text => print_text(&figures)?,
     }
     Ok(())
 }
 
 /// The figures one a line, `name value`, times with one decimal.
-fn print_text(f: &Figures) {
-    println!("rule {}", f.rule);
-    println!("positions {}", f.positions);
+fn print_text(f: &Figures) -> Result<(), crate::common::OutputError> {
+    outln!("rule {}", f.rule)?;
+    outln!("positions {}", f.positions)?;
     for (name, v) in [
         ("lut_build_ms", f.lut_build_ms),
         ("pattern_build_ms", f.pattern_build_ms),
@@ -241,18 +241,18 @@ fn print_text(f: &Figures) {
         ("engine_positions", f.engine_positions as f64),
         ("nodes_per_s", f.nodes_per_s),
     ] {
-        println!("{name} {v:.1}");
+        outln!("{name} {v:.1}")?;
     }
-    println!("signature {}", f.signature);
-    println!("threads {}", f.threads);
-    println!(
+    outln!("signature {}", f.signature)?;
+    outln!("threads {}", f.threads)?;
+    outln!(
         "timed_nodes_per_s_1_thread {:.1}",
         f.timed_nodes_per_s_1_thread
-    );
-    println!(
+    )?;
+    outln!(
         "timed_nodes_per_s_threads {:.1}",
         f.timed_nodes_per_s_threads
-    );
+    )
 }
 
 const SUITE: &str = include_str!("../../tests/data/gomoku/tss_suite.txt");

@@ -48,6 +48,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             table.lookup(code)
         ));
     }
-    print!("{out}");
+    out!("{out}")?;
     Ok(())
 }

@@ -53,7 +53,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
     pub rule: RuleArg,
     /// Milliseconds per move, sent as INFO timeout_turn
-    #[arg(long = "turn-ms", default_value_t = 1000, value_name = "T")]
+    #[arg(long = "turn-ms", default_value_t = 1000, value_name = "T",
+          value_parser = crate::common::parse_ms)]
     pub turn_ms: u64,
     /// Openings, one per line: stones as `x,y` (0-based from the top left) or `h8` (column letter,
     /// row number from 1 at the bottom), Black first, alternating; `#` starts a comment
@@ -194,7 +195,7 @@ impl Engine {
 
     /// The next line that is not MESSAGE, DEBUG or SUGGEST, within `limit`.
     fn answer_line(&mut self, limit: Duration) -> Result<String, (End, String)> {
-        let deadline = Instant::now() + limit;
+        let deadline = crate::common::deadline(limit);
         loop {
             match self.process.read_line(deadline) {
                 Ok(line) => {
@@ -265,8 +266,12 @@ fn parse_answer(line: &str, size: usize) -> Answer {
     }
 }
 
-/// Reads an openings file.
-pub(crate) fn read_openings(path: &str, size: usize) -> anyhow::Result<Vec<Vec<Point>>> {
+/// Reads an openings file; an opening that already holds a five under `rule` is refused.
+pub(crate) fn read_openings(
+    path: &str,
+    size: usize,
+    rule: Rule,
+) -> anyhow::Result<Vec<Vec<Point>>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read openings '{path}'"))?;
     let mut out = Vec::new();
@@ -286,6 +291,20 @@ pub(crate) fn read_openings(path: &str, size: usize) -> anyhow::Result<Vec<Vec<P
         }
         if stones.len() >= size * size {
             bail!("{path}:{}: the opening fills the board", i + 1);
+        }
+        let mut grid = stonelab_gomoku::Grid::new(size)?;
+        let mut colour = Color::Black;
+        for &p in &stones {
+            grid.set(p, Some(colour));
+            colour = !colour;
+        }
+        let referee = stonelab_gomoku::search::referee::Referee::new(&grid, rule);
+        if let Some(c) = Color::ALL.into_iter().find(|&c| referee.has_five(c)) {
+            bail!(
+                "{path}:{}: the opening already holds a five of {} (the game would be over)",
+                i + 1,
+                c.name()
+            );
         }
         out.push(stones);
     }
@@ -427,7 +446,8 @@ fn move_request(e: &Engine, pos: &Position, me: Color) -> Vec<String> {
 /// Plays from the opening until a five, a full board or a forfeit; fills in `game`.
 fn play_moves(engines: &mut [Engine; 2], setup: &Setup, opening: &[Point], game: &mut Game) {
     let n = setup.args.size;
-    let limit = Duration::from_millis(setup.args.turn_ms + setup.args.turn_ms.max(1000));
+    let turn_ms = setup.args.turn_ms;
+    let limit = Duration::from_millis(turn_ms.saturating_add(turn_ms.max(1000)));
     let mut pos = Position::new(n, setup.rule);
     let mut colour = Color::Black;
     for &p in opening {
@@ -496,8 +516,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    crate::common::check_threads("--jobs", args.jobs)?;
+    if let Some(path) = &args.record {
+        crate::common::check_output_path(path, "--record")?;
+    }
     let openings = match &args.openings {
-        Some(path) => read_openings(path, args.size)?,
+        Some(path) => read_openings(path, args.size, args.rule.into())?,
         None => vec![Vec::new()],
     };
     let setup = Setup {
@@ -622,15 +646,15 @@ fn report(setup: &Setup, games: Vec<Game>) -> anyhow::Result<()> {
             .note
             .as_deref()
             .map_or(String::new(), |n| format!(" ({n})"));
-        println!(
+        outln!(
             "game {:>3}: A plays {}, {winner} by {:?} after {} stones{note}",
             g.number,
             if g.black == Side::A { "black" } else { "white" },
             g.end,
             g.moves.len()
-        );
+        )?;
     }
-    println!(
+    outln!(
         "A: {}\nB: {}\n{}x{} {}, {} ms a move: A {} wins, {} draws, {} losses (score {:.3}); Elo A-B {} (95%)",
         summary.a,
         summary.b,
@@ -643,7 +667,7 @@ fn report(setup: &Setup, games: Vec<Game>) -> anyhow::Result<()> {
         summary.losses,
         summary.elo.score,
         summary.elo.interval_text(),
-    );
+    )?;
     Ok(())
 }
 

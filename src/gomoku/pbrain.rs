@@ -30,8 +30,8 @@ pub struct Args {
     /// Search a fixed number of nodes per move instead of following the clock (deterministic)
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Transposition-table size in MiB when the manager sets no max_memory
-    #[arg(long = "tt-mib", default_value_t = 64, value_name = "MIB")]
+    /// Transposition-table size in MiB when the manager sets no max_memory (1..=16384)
+    #[arg(long = "tt-mib", default_value_t = 64, value_name = "MIB", value_parser = parse_tt_mib)]
     pub tt_mib: usize,
     /// Print no MESSAGE lines
     #[arg(long)]
@@ -39,6 +39,16 @@ pub struct Args {
     /// Search threads (Lazy SMP) until the manager sends INFO thread_num; at most the machine's cores
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub threads: u64,
+}
+
+/// Largest `--tt-mib`: 16 GiB of table.
+const MAX_TT_MIB: usize = 16 << 10;
+
+fn parse_tt_mib(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_TT_MIB).contains(&n) => Ok(n),
+        _ => Err(format!("expected a size in MiB, 1..={MAX_TT_MIB}")),
+    }
 }
 
 /// Speaks the protocol on standard input and output until `END` or the end of input.

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use serde::Serialize;
 use stonelab_gomoku::search::referee::Referee;
-use stonelab_gomoku::{parse_position, solve, Color, Limits, Mode, Point, MAX_SIZE, MIN_SIZE};
+use stonelab_gomoku::{parse_game, solve, Color, Limits, Mode, Point, MAX_SIZE, MIN_SIZE};
 
 use super::RuleArg;
 use crate::common::{print_json, read_input, Format};
@@ -33,7 +33,8 @@ pub enum AttackerArg {
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Input: as for `gomoku threats` (a .XO diagram, the seed's glyphs, or a move list).\n\
-    The side to move follows from the stone counts: Black moves when they are equal. The attacker moves\n\
+    The side to move follows from the stone counts: Black moves when they are equal, White when Black has\n\
+    one more (other counts need --attacker). The attacker moves\n\
     first; when --attacker names the side not to move, the search is the threat that side faces if the\n\
     side to move passes.\n\n\
     Text output: 'win' or 'no win found'; the sequence in move notation (attacker move, the defender's\n\
@@ -55,8 +56,8 @@ pub struct Args {
     /// Most nodes to search
     #[arg(long, default_value_t = 1_000_000)]
     max_nodes: u64,
-    /// Most milliseconds to search (no limit when not given)
-    #[arg(long)]
+    /// Most milliseconds to search (no limit when not given; at most 1000000000)
+    #[arg(long, value_parser = crate::common::parse_ms)]
     max_ms: Option<u64>,
     /// Board size of a move list (5..=20; default 15); for a diagram it must match the diagram
     #[arg(long)]
@@ -93,8 +94,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None | Some("-") => "<stdin>",
         Some(f) => f,
     };
-    let parsed = parse_position(&text, args.size).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let rule = args.rule.into();
+    let parsed = parse_game(&text, args.size, rule).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let grid = &parsed.grid;
     let referee = Referee::new(grid, rule);
     for c in Color::ALL {
@@ -103,11 +104,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let count = |c: Color| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-    let to_move = if count(Color::Black) == count(Color::White) {
+    let (black, white) = (count(Color::Black), count(Color::White));
+    let to_move = if black == white {
         Color::Black
     } else {
         Color::White
     };
+    if args.attacker == AttackerArg::Tomove && black != white && black != white + 1 {
+        bail!(
+            "{name}: {black} black and {white} white stones cannot come from a game (Black moves \
+             first, so Black has as many stones as White or one more): the side to move is \
+             unknown; give --attacker black or --attacker white"
+        );
+    }
     let attacker = match args.attacker {
         AttackerArg::Black => Color::Black,
         AttackerArg::White => Color::White,
@@ -167,7 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 out.push('\n');
             }
             out.push_str(&format!("nodes {}\nms {ms}\n", outcome.nodes));
-            print!("{out}");
+            out!("{out}")?;
         }
     }
     Ok(())

@@ -2,7 +2,7 @@
 
 use anyhow::bail;
 use serde::Serialize;
-use stonelab_gomoku::{parse_position, render, Bitboard, Board, Color, Rule, MAX_SIZE, MIN_SIZE};
+use stonelab_gomoku::{parse_game, render, Bitboard, Board, Color, Rule, MAX_SIZE, MIN_SIZE};
 
 use super::RuleArg;
 use crate::common::{print_json, read_input, Format};
@@ -11,7 +11,8 @@ use crate::common::{print_json, read_input, Format};
 #[command(after_help = "Input (detected from the text):\n  \
     a diagram of '.' empty, 'X' black, 'O' white, one line per row, top row first;\n  \
     the seed's glyphs: '●' black, '○' white, any of ┌┬┐├┼┤└┴┘ empty;\n  \
-    a move list such as 'h8 i9 h9': column letter from a, row 1 at the bottom, Black first.\n\n\
+    a move list such as 'h8 i9 h9': column letter from a, row 1 at the bottom, Black first, ending at\n  \
+    its first five at the latest.\n\n\
     Text output draws the board in the input's style (a move list as a .XO diagram) with every threat\n\
     point shown as 'x'. JSON output: {\"size\",\"rule\",\"threats\":[[x,y],...],\"black\":{\"five\",\"open_four\"},\n\
     \"white\":{...}} with (0,0) the top-left point, lists sorted by y then x; the colour lists are unfiltered.")]
@@ -56,13 +57,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let text = read_input(args.file.as_deref())?;
     let name = args.file.as_deref().unwrap_or("-");
-    let parsed = parse_position(&text, args.size)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", if name == "-" { "<stdin>" } else { name }))?;
     let rule = Rule::from(args.rule);
+    let parsed = parse_game(&text, args.size, rule)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", if name == "-" { "<stdin>" } else { name }))?;
     let board = Board::from_grid(&parsed.grid, rule);
     let threats = board.threat_points();
     match args.format {
-        Format::Text => print!("{}", render(&parsed, &threats)),
+        Format::Text => out!("{}", render(&parsed, &threats))?,
         Format::Json => {
             let lists = board.threat_lists();
             let colour = |c: Color| ColorLists {

@@ -88,7 +88,7 @@ pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     let size = usize::from(args.size);
     let rule: Rule = args.rule.into();
     let openings = match &args.openings {
-        Some(path) => super::matches::read_openings(path, size)?,
+        Some(path) => super::matches::read_openings(path, size, rule)?,
         None => vec![vec![Point::new((size / 2) as u8, (size / 2) as u8)]],
     };
     let header = Header {

@@ -57,6 +57,15 @@ pub fn estimated_bytes(shape: Shape) -> f64 {
 
 /// Counts the legal positions of `shape` exactly.
 pub fn count_legal(shape: Shape) -> Result<BigUint, DpError> {
+    count_legal_with_progress(shape, &|_, _| {})
+}
+
+/// [`count_legal`], calling `progress(done, total)` after each cell placed (the count starts
+/// over with big integers on the one size, 9x9, where 128 bits may overflow).
+pub fn count_legal_with_progress(
+    shape: Shape,
+    progress: &dyn Fn(usize, usize),
+) -> Result<BigUint, DpError> {
     let (long, width) = if shape.cols <= shape.rows {
         (shape.rows, shape.cols)
     } else {
@@ -72,14 +81,27 @@ pub fn count_legal(shape: Shape) -> Result<BigUint, DpError> {
     }
     // Every partial count is at most 3^(points placed): up to 80 points u128 cannot overflow;
     // at 81 (9x9) it may, and the check catches it; beyond, start with big integers.
-    let small = if long * width <= 81 {
-        run::<u128>(long, width)
+    let cells = long * width;
+    let mut placed = 0;
+    let mut seen = |_: usize| {
+        placed += 1;
+        progress(placed, cells);
+    };
+    let small = if cells <= 81 {
+        drive::<u128>(long, width, &mut seen)
     } else {
         None
     };
+    if small.is_none() {
+        placed = 0;
+    }
     Ok(match small {
         Some(n) => BigUint::from(n),
-        None => run::<BigUint>(long, width).expect("big integers do not overflow"),
+        None => drive::<BigUint>(long, width, &mut |_| {
+            placed += 1;
+            progress(placed, cells);
+        })
+        .expect("big integers do not overflow"),
     })
 }
 
@@ -262,11 +284,7 @@ impl Border {
     }
 }
 
-/// The program itself; `None` on overflow of `C`.
-fn run<C: Count>(long: usize, width: usize) -> Option<C> {
-    drive::<C>(long, width, &mut |_| {})
-}
-
+/// The program itself, calling `seen(border states)` after each cell; `None` on overflow of `C`.
 fn drive<C: Count>(long: usize, width: usize, seen: &mut dyn FnMut(usize)) -> Option<C> {
     let start = Border {
         colors: [EDGE; MAX_WIDTH],
@@ -317,8 +335,8 @@ mod tests {
     #[test]
     fn big_integers_agree_with_u128() {
         assert_eq!(
-            BigUint::from(run::<u128>(5, 4).unwrap()),
-            run::<BigUint>(5, 4).unwrap()
+            BigUint::from(drive::<u128>(5, 4, &mut |_| {}).unwrap()),
+            drive::<BigUint>(5, 4, &mut |_| {}).unwrap()
         );
     }
 }

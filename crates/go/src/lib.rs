@@ -1,5 +1,5 @@
 //! Small-board Go for stonelab: bitboards, the board core (blocks, captures, ko, Zobrist), eyes,
-//! playouts, Monte-Carlo search and ownership, and position enumeration.
+//! playouts, Monte-Carlo search and ownership, position enumeration, and the SGF main line.
 //!
 //! One concept per file, re-exported flat from here.
 
@@ -17,6 +17,7 @@ pub mod playout;
 pub mod rng;
 pub mod score;
 pub mod setup;
+pub mod sgf;
 pub mod statefile;
 pub mod timing;
 pub mod vertex;

@@ -35,20 +35,40 @@ pub fn perft(board: &mut Board, depth: u32) -> u64 {
 /// [`perft`] with the root moves shared among rayon's threads.
 #[must_use]
 pub fn perft_parallel(board: &Board, depth: u32) -> u64 {
-    par_root(board, depth, perft)
+    par_root(board, depth, perft, &|_, _| {})
 }
 
 /// [`perft_naive`] with the root moves shared among rayon's threads.
 #[must_use]
 pub fn perft_naive_parallel(board: &Board, depth: u32) -> u64 {
-    par_root(board, depth, perft_naive)
+    par_root(board, depth, perft_naive, &|_, _| {})
 }
 
-fn par_root(board: &Board, depth: u32, count: fn(&mut Board, u32) -> u64) -> u64 {
+/// [`perft_parallel`] (or with `naive` [`perft_naive_parallel`]), calling `progress(done,
+/// total)` as root moves are counted.
+#[must_use]
+pub fn perft_parallel_with_progress(
+    board: &Board,
+    depth: u32,
+    naive: bool,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> u64 {
+    let count = if naive { perft_naive } else { perft };
+    par_root(board, depth, count, progress)
+}
+
+fn par_root(
+    board: &Board,
+    depth: u32,
+    count: fn(&mut Board, u32) -> u64,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> u64 {
     if depth <= 1 {
         return count(&mut board.clone(), depth);
     }
     let moves: Vec<_> = board.legal_moves().iter().collect();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    progress(0, moves.len());
     moves
         .par_iter()
         .map_init(
@@ -57,6 +77,8 @@ fn par_root(board: &Board, depth: u32, count: fn(&mut Board, u32) -> u64) -> u64
                 b.play_unchecked(Move::Play(p));
                 let n = count(b, depth - 1);
                 b.undo().expect("a move was just played");
+                let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(d, moves.len());
                 n
             },
         )

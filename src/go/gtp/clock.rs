@@ -17,6 +17,9 @@ pub const MIN_MOVES_LEFT: f64 = 20.0;
 /// The least time a move gets by the clock, however little is left.
 pub const MIN_SLICE: Duration = Duration::from_millis(10);
 
+/// The longest time a move may get from the clock.
+pub const LONGEST_SLICE: Duration = Duration::from_secs(86_400);
+
 /// GTP `time_settings`: main time and byo-yomi time in seconds, byo-yomi stones.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeSettings {
@@ -74,7 +77,10 @@ impl Clock {
             None if main > 0.0 => main / moves_left,
             None => byo / f64::from(stones.max(1)),
         };
-        let usable = Duration::from_secs_f64((seconds * TIME_SHARE).max(0.0));
+        // Times are finite but may be huge (`time_settings 1e300 0 0`): a slice is at most a day.
+        let usable = Duration::try_from_secs_f64((seconds * TIME_SHARE).max(0.0))
+            .unwrap_or(LONGEST_SLICE)
+            .min(LONGEST_SLICE);
         Some(usable.saturating_sub(TIME_RESERVE).max(MIN_SLICE))
     }
 }

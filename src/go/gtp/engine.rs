@@ -234,8 +234,8 @@ impl Engine {
             Color::White => -score,
         };
         let slice = self.clock.slice(color, board.empty().count());
-        let deadline =
-            clock::move_budget(slice, self.limits.playouts, self.limits.move_ms).map(|d| start + d);
+        let deadline = clock::move_budget(slice, self.limits.playouts, self.limits.move_ms)
+            .map(|d| crate::common::deadline_from(start, d));
         let config = SearchConfig {
             komi: self.komi,
             threads: self.limits.threads,

@@ -43,14 +43,12 @@ pub struct Args {
     #[arg(long, conflicts_with = "move_ms")]
     pub playouts: Option<u64>,
     /// Milliseconds per move (default 1000; GTP time settings can only shorten it)
-    #[arg(long = "move-ms", value_name = "T")]
+    #[arg(long = "move-ms", value_name = "T", value_parser = crate::common::parse_ms)]
     pub move_ms: Option<u64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.threads == 0 {
-        anyhow::bail!("--threads must be at least 1");
-    }
+    crate::common::check_threads("--threads", args.threads)?;
     if args.playouts == Some(0) || args.move_ms == Some(0) {
         anyhow::bail!("--playouts and --move-ms must be positive");
     }
@@ -121,7 +119,8 @@ impl Gtp {
             .and_then(|c| self.execute(c));
         let text = match result {
             Ok(r) => format!("={id} {r}\n\n"),
-            Err(e) => format!("?{id} {e}\n\n"),
+            // A message may echo the request: escaped and cut short, one line.
+            Err(e) => format!("?{id} {}\n\n", crate::common::clean(&e, 200)),
         };
         Some(Answer { text, quit })
     }
@@ -181,10 +180,13 @@ impl Gtp {
                 Status::Seki => String::new(),
             }),
             Command::LoadSgf { path, move_number } => {
-                let board =
-                    load_sgf(&path, move_number).map_err(|e| format!("cannot load file: {e:#}"))?;
+                let (board, komi) = load_sgf(&path, move_number)
+                    .map_err(|e| format!("cannot load file: {}", crate::common::message(&e)))?;
                 self.engine.reset(*board.geometry());
                 self.engine.set_board(board);
+                if let Some(k) = komi {
+                    self.engine.set_komi(k);
+                }
                 Ok(String::new())
             }
             Command::TimeSettings(settings) => {
@@ -262,26 +264,19 @@ fn show(board: &Board, komi: f64) -> String {
 }
 
 /// The position of an SGF file (its `SZ`, square, 2..19) before move `move_number` (all moves
-/// when `None`).
-fn load_sgf(path: &str, move_number: Option<usize>) -> anyhow::Result<Board> {
+/// when `None`), and its komi (`KM`) if it gives one.
+fn load_sgf(path: &str, move_number: Option<usize>) -> anyhow::Result<(Board, Option<f64>)> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read '{path}'"))?;
-    let trees = sgf_parse::go::parse(&text).map_err(|e| anyhow::anyhow!("malformed SGF: {e}"))?;
-    let root = trees.first().context("malformed SGF: no game tree")?;
-    let size = root
-        .properties()
-        .find_map(|p| match p {
-            sgf_parse::go::Prop::SZ((cols, rows)) => Some((usize::from(*rows), usize::from(*cols))),
-            _ => None,
-        })
-        .unwrap_or((19, 19));
-    if size.0 != size.1 || !(2..=stonelab_go::MAX_SIZE).contains(&size.0) {
-        anyhow::bail!("board size {}x{} is not square 2..19", size.0, size.1);
+    let game = crate::go::replay::SgfGame::read(&text)?;
+    let (rows, cols) = game.size.unwrap_or((19, 19));
+    if rows != cols || !(2..=stonelab_go::MAX_SIZE).contains(&rows) {
+        anyhow::bail!("board size {rows}x{cols} is not square 2..19");
     }
     let mut board = Board::new(
-        Geometry::new(size.0, size.1).expect("size in range"),
+        Geometry::new(rows, cols).expect("size in range"),
         Rules::STANDARD,
     );
-    let played = crate::go::replay::replay_sgf(&mut board, &text)?;
+    let played = game.replay(&mut board)?;
     if let Some(n) = move_number {
         let keep = n.saturating_sub(1);
         for _ in keep..played {
@@ -290,7 +285,7 @@ fn load_sgf(path: &str, move_number: Option<usize>) -> anyhow::Result<Board> {
                 .map_err(|_| anyhow::anyhow!("cannot go back to move {n} past a setup node"))?;
         }
     }
-    Ok(board)
+    Ok((board, game.komi))
 }
 
 #[cfg(test)]

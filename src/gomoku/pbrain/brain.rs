@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use stonelab_gomoku::engine::players::{greedy_move, player_rng, random_move, Xorshift64Star};
 use stonelab_gomoku::engine::time::Clock;
 use stonelab_gomoku::engine::{Budget, Decision, Engine};
-use stonelab_gomoku::{Bitboard, Color, Point, Rule, MAX_SIZE, MIN_SIZE};
+use stonelab_gomoku::search::referee::Referee;
+use stonelab_gomoku::{Bitboard, Color, Grid, Point, Rule, MAX_SIZE, MIN_SIZE};
 
 use super::command::{parse, Command, Info};
 
@@ -68,6 +69,9 @@ pub struct Brain<W: Write> {
 
 /// The stone lines of an open `BOARD` block (point, field) and the first error in it.
 type BoardBlock = (Vec<(Point, u8)>, Option<String>);
+
+/// Longest answer line, in characters (an `ERROR` echoing a huge input line is cut).
+const MAX_ANSWER: usize = 200;
 
 /// The brain's own stones are Black, the opponent's White (the rules here are symmetric).
 const OWN: Color = Color::Black;
@@ -180,8 +184,10 @@ impl<W: Write> Brain<W> {
         Ok(true)
     }
 
+    /// Writes one answer line. Parts of the manager's input echoed in it are escaped and cut
+    /// short, so that an answer is always one line of sane length.
     fn say(&mut self, line: &str) -> std::io::Result<()> {
-        writeln!(self.out, "{line}")?;
+        writeln!(self.out, "{}", crate::common::clean(line, MAX_ANSWER))?;
         self.out.flush()
     }
 
@@ -339,6 +345,17 @@ impl<W: Write> Brain<W> {
         self.answer()
     }
 
+    /// The side with a five on the board under the game's rule, if any (the game is then over).
+    fn five(&self) -> Option<Color> {
+        let pos = self.engine.as_ref()?.position();
+        let mut grid = Grid::new(pos.size()).ok()?;
+        for &(p, c) in pos.moves() {
+            grid.set(p, Some(c));
+        }
+        let referee = Referee::new(&grid, self.rule);
+        Color::ALL.into_iter().find(|&c| referee.has_five(c))
+    }
+
     /// Chooses and prints the brain's move.
     fn answer(&mut self) -> std::io::Result<()> {
         let started = Instant::now();
@@ -351,6 +368,14 @@ impl<W: Write> Brain<W> {
         let empties = n * n - pos.stone_count();
         if empties == 0 {
             return self.say("ERROR the board is full");
+        }
+        if let Some(c) = self.five() {
+            let who = if c == OWN {
+                "the brain"
+            } else {
+                "the opponent"
+            };
+            return self.say(&format!("ERROR the game is over: {who} has five in a row"));
         }
         let decision = match player {
             Player::Engine => {
@@ -516,6 +541,23 @@ mod tests {
     }
 
     #[test]
+    fn echoed_input_is_escaped_and_cut() {
+        let huge = format!("X\u{1b}[2J{}", "y".repeat(5_000_000));
+        let out = session(&["START 15", &huge, &format!("TURN {huge}")], quick());
+        assert_eq!(out.len(), 3, "one line per answer");
+        assert!(
+            out[1].starts_with("UNKNOWN command 'X\\u{1b}[2Jyyy"),
+            "{}",
+            &out[1][..40]
+        );
+        for line in &out[1..] {
+            assert!(line.len() < 300, "{}", line.len());
+            assert!(!line.contains('\u{1b}'));
+        }
+        assert!(out[2].starts_with("ERROR"));
+    }
+
+    #[test]
     fn thread_num_is_clamped_to_the_cores_with_a_message() {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let mut out = Vec::new();
@@ -558,6 +600,30 @@ mod tests {
     }
 
     #[test]
+    fn a_board_with_a_five_is_a_finished_game() {
+        // The brain's own five on row 5 (3..7), and the opponent's.
+        let own = [
+            "START 15", "BOARD", "3,5,1", "4,5,1", "5,5,1", "6,5,1", "7,5,1", "3,6,2", "4,6,2",
+            "5,6,2", "6,6,2", "DONE",
+        ];
+        let out = session(&own, quick());
+        assert_eq!(
+            out[1], "ERROR the game is over: the brain has five in a row",
+            "{out:?}"
+        );
+        let theirs = [
+            "START 15", "BOARD", "3,5,2", "4,5,2", "5,5,2", "6,5,2", "3,6,1", "4,6,1", "5,6,1",
+            "6,6,1", "0,0,1", "DONE", "TURN 7,5",
+        ];
+        let out = session(&theirs, quick());
+        assert!(parse_point(&out[1]).is_ok(), "{out:?}");
+        assert_eq!(
+            out[2], "ERROR the game is over: the opponent has five in a row",
+            "{out:?}"
+        );
+    }
+
+    #[test]
     fn board_then_done_plays_the_win() {
         // Own stones 3..6 on row 5 of 15x15: the five is at 2,5 or 7,5.
         let out = session(
@@ -583,10 +649,15 @@ mod tests {
             brain.handle("START 5").unwrap();
             brain.handle("BEGIN").unwrap();
             // The opponent takes the first empty cell each time; the brain must never repeat one.
+            // (Until someone has five: the brain then says the game is over.)
             let mut seen = Vec::new();
             for _ in 0..12 {
                 let text = String::from_utf8(brain.out.clone()).unwrap();
-                let last = parse_point(text.lines().last().unwrap()).unwrap();
+                let last = text.lines().last().unwrap();
+                if last.starts_with("ERROR the game is over") {
+                    break;
+                }
+                let last = parse_point(last).unwrap();
                 assert!(!seen.contains(&last), "{player:?} replayed {last:?}");
                 seen.push(last);
                 let next = (0..25u8)

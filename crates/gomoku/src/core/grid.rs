@@ -2,7 +2,7 @@
 //! reference scans. The fast [`Board`](crate::Board) is built from one.
 
 use crate::core::bitboard::{MAX_SIZE, MIN_SIZE};
-use crate::{Color, Point};
+use crate::{Color, Direction, Point, Rule};
 
 /// A board size outside 5 ..= 20.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -60,5 +60,30 @@ impl Grid {
     pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
         let n = self.size as u8;
         (0..n).flat_map(move |y| (0..n).map(move |x| Point::new(x, y)))
+    }
+
+    /// Whether the stone on `p` wins under `rule`: some run through it is a five (freestyle:
+    /// five or more; standard: exactly five).
+    #[must_use]
+    pub fn wins_at(&self, p: Point, rule: Rule) -> bool {
+        let Some(c) = self.get(p) else {
+            return false;
+        };
+        Direction::ALL.iter().any(|d| {
+            let (dx, dy) = d.step();
+            let mut len = 1;
+            for sign in [1, -1] {
+                let (mut x, mut y) = (i32::from(p.x) + sign * dx, i32::from(p.y) + sign * dy);
+                while (0..self.size as i32).contains(&x)
+                    && (0..self.size as i32).contains(&y)
+                    && self.get(Point::new(x as u8, y as u8)) == Some(c)
+                {
+                    len += 1;
+                    x += sign * dx;
+                    y += sign * dy;
+                }
+            }
+            rule.is_win(len)
+        })
     }
 }

@@ -5,7 +5,7 @@
 //! - a move list such as `h8 i9 h9`: column letter from `a`, row 1 at the bottom, Black first.
 
 use crate::core::bitboard::{MAX_SIZE, MIN_SIZE};
-use crate::{Bitboard, Color, Grid, Point};
+use crate::{Bitboard, Color, Grid, Point, Rule};
 
 const EMPTY_GLYPHS: &str = "┌┬┐├┼┤└┴┘";
 const DEFAULT_SIZE: usize = 15;
@@ -48,14 +48,24 @@ pub struct Parsed {
 /// Parses a position. `size` is the board size of a move list (default 15); for a diagram, when
 /// given, it must agree with the diagram.
 pub fn parse_position(text: &str, size: Option<usize>) -> Result<Parsed, NotationError> {
+    parse(text, size, None)
+}
+
+/// [`parse_position`] for a game under `rule`: a move list must also end at its first five (a
+/// stone after the game was won is refused).
+pub fn parse_game(text: &str, size: Option<usize>, rule: Rule) -> Result<Parsed, NotationError> {
+    parse(text, size, Some(rule))
+}
+
+fn parse(text: &str, size: Option<usize>, rule: Option<Rule>) -> Result<Parsed, NotationError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let (_, first) = text
         .lines()
         .flat_map(tokens)
         .next()
         .ok_or_else(|| err(1, 1, "empty input"))?;
-    if is_move_token(first) {
-        return parse_moves(text, size.unwrap_or(DEFAULT_SIZE));
+    if looks_like_a_move(first) {
+        return parse_moves(text, size.unwrap_or(DEFAULT_SIZE), rule);
     }
     let glyphs = text
         .chars()
@@ -74,6 +84,15 @@ pub fn parse_position(text: &str, size: Option<usize>) -> Result<Parsed, Notatio
         }
     }
     Ok(parsed)
+}
+
+/// A token that is meant as a move, even a malformed one (`h-1`, `h+2`), so that it is reported
+/// as a bad move rather than as a bad diagram.
+fn looks_like_a_move(tok: &str) -> bool {
+    let mut chars = tok.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
+        && tok.len() > 1
+        && chars.all(|c| c.is_ascii_digit() || c == '-' || c == '+')
 }
 
 fn is_move_token(tok: &str) -> bool {
@@ -177,12 +196,19 @@ fn parse_diagram(text: &str, glyphs: bool) -> Result<Parsed, NotationError> {
     Ok(Parsed { grid, style })
 }
 
-fn parse_moves(text: &str, size: usize) -> Result<Parsed, NotationError> {
+fn parse_moves(text: &str, size: usize, rule: Option<Rule>) -> Result<Parsed, NotationError> {
     let mut grid = Grid::new(size).map_err(|e| err(1, 1, e.to_string()))?;
     let mut color = Color::Black;
+    // The move that made a five, when `rule` is given.
+    let mut won: Option<String> = None;
     for (i, line) in text.lines().enumerate() {
         for (column, tok) in tokens(line) {
             let at = |msg: String| err(i + 1, column, msg);
+            if let Some(five) = &won {
+                return Err(at(format!(
+                    "move {tok} comes after the five made by {five}: the game was over"
+                )));
+            }
             if !is_move_token(tok) {
                 return Err(at(format!(
                     "'{tok}' is not a move (expected a column letter and a row number, e.g. h8)"
@@ -199,6 +225,9 @@ fn parse_moves(text: &str, size: usize) -> Result<Parsed, NotationError> {
                 return Err(at(format!("move {tok} is on an occupied point")));
             }
             grid.set(p, Some(color));
+            if rule.is_some_and(|r| grid.wins_at(p, r)) {
+                won = Some(tok.to_string());
+            }
             color = !color;
         }
     }
@@ -280,6 +309,29 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 6));
         let e = parse_position("....\n....\n....\n....\n", None).unwrap_err();
         assert!(e.message.contains("outside"));
+    }
+
+    #[test]
+    fn malformed_moves_are_reported_as_moves() {
+        let e = parse_position("h8 h-1", None).unwrap_err();
+        assert!(e.message.contains("'h-1' is not a move"), "{e}");
+        let e = parse_position("h-1", None).unwrap_err();
+        assert!(e.message.contains("'h-1' is not a move"), "{e}");
+    }
+
+    #[test]
+    fn a_game_ends_at_its_first_five() {
+        // Black's five on row 8 (a8..e8), then one more stone.
+        let game = "a8 a1 b8 b1 c8 c1 d8 d1 e8 o15";
+        assert!(parse_position(game, None).is_ok());
+        let e = parse_game(game, None, Rule::Freestyle).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 28));
+        assert!(e.message.contains("after the five made by e8"), "{e}");
+        // Six in a row: the game goes on under the standard rule only.
+        let overline = "a8 a1 b8 b1 c8 c1 e8 e1 f8 f1 d8 o15";
+        assert!(parse_game(overline, None, Rule::Freestyle).is_err());
+        assert!(parse_game(overline, None, Rule::Standard).is_ok());
+        assert!(parse_game("a8 a1 b8 b1 c8 c1 d8 d1 e8", None, Rule::Standard).is_ok());
     }
 
     #[test]
