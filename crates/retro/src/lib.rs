@@ -23,6 +23,7 @@ pub mod dataflow;
 pub mod db;
 pub mod go;
 pub mod graph;
+pub mod space;
 pub mod strategy;
 pub mod sweep;
 pub mod value;
