@@ -19,6 +19,7 @@
 //! until timely's progress tracking sees that no message is left.
 
 pub mod checkpoint;
+pub mod count;
 pub mod dataflow;
 pub mod db;
 pub mod go;

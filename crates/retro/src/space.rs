@@ -347,6 +347,24 @@ impl Space {
         }
     }
 
+    /// Who moves in state `s` (0: Black, 1: White).
+    #[inline]
+    #[must_use]
+    pub fn side(&self, s: u64) -> u8 {
+        let base = 4 * self.positions;
+        if s < base {
+            (s >> 1 & 1) as u8
+        } else {
+            (self.ko_keys[(s - base) as usize] >> 7 & 1) as u8
+        }
+    }
+
+    /// The largest score magnitude (the number of points).
+    #[must_use]
+    pub fn max_score(&self) -> i16 {
+        self.shape.points() as i16
+    }
+
     /// The serial of position `pos` (with a cursor for increasing walks).
     #[must_use]
     pub fn serial(&self, pos: u64, cursor: &mut SelectCursor) -> u64 {
