@@ -186,6 +186,8 @@ pub struct Outcome {
     pub resumed: Option<u64>,
     /// Whether this process wrote the database.
     pub wrote: bool,
+    /// Moves out of all states (with repeats), all workers.
+    pub moves: u64,
 }
 
 /// Bytes the solver needs on one machine running all workers, for a board with `positions`
@@ -253,13 +255,15 @@ struct Local {
     round: u64,
     /// States of this worker decided in the stage so far (lo and hi together).
     decided: u64,
-    /// Control messages received this round: (source, frontier, decided, flag).
-    inbox: Vec<(u64, u64, u64, u64)>,
+    /// Control messages received this round: (source, frontier, decided, flag, moves).
+    inbox: Vec<(u64, u64, u64, u64, u64)>,
+    /// Moves (with repeats) out of the owned states, counted with the degrees.
+    moves: u64,
     /// The round's timestamp: messages stamped later come from workers already in the next
     /// round and wait here until this worker gets there.
     epoch: u64,
     early_hits: Vec<u64>,
-    early_ctl: Vec<(u64, u64, u64, u64)>,
+    early_ctl: Vec<(u64, u64, u64, u64, u64)>,
     early_pieces: Vec<Piece>,
     /// Pieces of the gathered table (worker 0).
     writer: Option<db::Writer>,
@@ -327,8 +331,8 @@ impl Local {
 }
 
 type Timed<T> = timely::container::CapacityContainerBuilder<Vec<T>>;
-/// (destination worker, source worker, frontier, decided, flag)
-type Ctl = (u64, u64, u64, u64, u64);
+/// (destination worker, source worker, frontier, decided, flag, moves counted)
+type Ctl = (u64, u64, u64, u64, u64, u64);
 /// (first state, bytes: lo, hi as little-endian i16 per state)
 type Piece = (u64, Vec<u8>);
 
@@ -354,6 +358,7 @@ pub fn solve(space: Arc<Space>, options: Options) -> Result<Outcome, SolveError>
         rounds: 0,
         resumed: None,
         wrote: false,
+        moves: 0,
     };
     for result in guards.join() {
         let w = result
@@ -362,6 +367,7 @@ pub fn solve(space: Arc<Space>, options: Options) -> Result<Outcome, SolveError>
         outcome.rounds = outcome.rounds.max(w.rounds);
         outcome.resumed = outcome.resumed.or(w.resumed);
         outcome.wrote |= w.wrote;
+        outcome.moves = outcome.moves.max(w.moves);
         if w.values.is_some() {
             outcome.values = w.values;
         }
@@ -393,6 +399,7 @@ fn workers_config(w: &Workers) -> timely::Config {
 }
 
 struct WorkerOutcome {
+    moves: u64,
     values: Option<Vec<Bounds>>,
     rounds: u64,
     resumed: Option<u64>,
@@ -418,11 +425,14 @@ impl Net {
         frontier: u64,
         decided: u64,
         flag: u64,
-    ) -> Vec<(u64, u64, u64, u64)> {
-        let at = local.borrow().at;
+    ) -> Vec<(u64, u64, u64, u64, u64)> {
+        let (at, moves) = {
+            let l = local.borrow();
+            (l.at, l.moves)
+        };
         for dest in 0..at.peers as u64 {
             self.ctl
-                .send((dest, at.index as u64, frontier, decided, flag));
+                .send((dest, at.index as u64, frontier, decided, flag, moves));
         }
         self.epoch += 1;
         self.hits.advance_to(self.epoch);
@@ -466,6 +476,7 @@ fn run_worker(
         round: 0,
         decided: 0,
         inbox: Vec::new(),
+        moves: 0,
         epoch: 0,
         early_hits: Vec::new(),
         early_ctl: Vec::new(),
@@ -523,6 +534,7 @@ fn run_worker(
 
     let mut last_ckpt = Instant::now();
     let mut ckpt_cost = Duration::ZERO;
+    let mut moves = 0u64;
     let mut preds = Vec::new();
     let mut cursor = SelectCursor::default();
     loop {
@@ -578,6 +590,7 @@ fn run_worker(
             u64::from(want_ckpt),
         );
         let global: u64 = inbox.iter().map(|m| m.1).sum();
+        moves = inbox.iter().map(|m| m.4).sum();
         let decided: u64 = inbox.iter().map(|m| m.2).sum();
         let checkpoint_now = inbox.iter().any(|m| m.0 == 0 && m.3 == 1);
         {
@@ -644,42 +657,63 @@ fn run_worker(
             }
         }
     }
+    // In steps of a bounded size, every worker the same number (the blocks are equal), so that
+    // no more than a step's pieces wait in the channels.
     local.borrow_mut().catch_up();
-    let mut first = 0u64;
-    while first < owned as u64 {
-        let end = (first + PIECE).min(owned as u64);
-        let bytes = {
-            let l = local.borrow();
-            let mut b = Vec::with_capacity(4 * (end - first) as usize);
-            for i in first as usize..end as usize {
-                let v = bounds(l.lo[i], l.hi[i]);
-                b.extend_from_slice(&v.lo.to_le_bytes());
-                b.extend_from_slice(&v.hi.to_le_bytes());
-            }
-            b
-        };
-        net.pieces.send((at.start + first, bytes));
-        first = end;
-        worker.step();
+    let per_step = 16 * PIECE;
+    let steps = at.block.div_ceil(per_step);
+    for step in 0..steps {
+        let mut first = step * per_step;
+        let stop = ((step + 1) * per_step).min(owned as u64);
+        while first < stop {
+            let end = (first + PIECE).min(stop);
+            let bytes = {
+                let l = local.borrow();
+                let mut b = Vec::with_capacity(4 * (end - first) as usize);
+                for i in first as usize..end as usize {
+                    let v = bounds(l.lo[i], l.hi[i]);
+                    b.extend_from_slice(&v.lo.to_le_bytes());
+                    b.extend_from_slice(&v.hi.to_le_bytes());
+                }
+                b
+            };
+            net.pieces.send((at.start + first, bytes));
+            first = end;
+            worker.step();
+        }
+        net.barrier(worker, &local, 0, 0, 0);
+        local.borrow_mut().catch_up();
     }
-    net.barrier(worker, &local, 0, 0, 0);
-    let mut l = local.borrow_mut();
-    if let Some(e) = l.error.take() {
+    let (wrote, failed) = {
+        let mut l = local.borrow_mut();
+        let mut failed = l.error.take();
+        let wrote = match l.writer.take() {
+            Some(w) => match w.finish() {
+                Ok(()) => true,
+                Err(e) => {
+                    failed = Some(e.to_string());
+                    false
+                }
+            },
+            None => false,
+        };
+        (wrote, failed)
+    };
+    // Everyone learns whether the database is safely written; only then do the checkpoints go.
+    let inbox = net.barrier(worker, &local, 0, 0, u64::from(wrote));
+    if let Some(e) = failed {
         return Err(SolveError::Worker(e));
     }
-    let wrote = match l.writer.take() {
-        Some(w) => {
-            w.finish()?;
-            true
-        }
-        None => false,
-    };
-    if wrote {
+    if inbox.iter().any(|m| m.0 == 0 && m.3 == 1) {
         if let Some(c) = &ckpt {
             c.remove_all()?;
+            // The folder goes with its last file (other workers may still be removing theirs).
+            let _ = std::fs::remove_dir(&c.dir);
         }
     }
+    let mut l = local.borrow_mut();
     Ok(WorkerOutcome {
+        moves,
         values: l.gathered.take(),
         rounds: l.round,
         resumed,
@@ -736,11 +770,11 @@ fn build(worker: &mut timely::worker::Worker, local: &Rc<RefCell<Local>>, at: La
                         let mut l = l2.borrow_mut();
                         input.for_each(|cap, data| {
                             let early = cap.least().is_some_and(|t| *t > l.epoch);
-                            for (_, src, a, b, c) in data.drain(..) {
+                            for (_, src, a, b, c, d) in data.drain(..) {
                                 if early {
-                                    l.early_ctl.push((src, a, b, c));
+                                    l.early_ctl.push((src, a, b, c, d));
                                 } else {
-                                    l.inbox.push((src, a, b, c));
+                                    l.inbox.push((src, a, b, c, d));
                                 }
                             }
                         });
@@ -829,7 +863,11 @@ fn degrees(
         {
             let mut l = local.borrow_mut();
             for x in s..end {
-                space.successor_states(x, &mut cursor, &mut out)?;
+                out.clear();
+                space.successors(x, &mut cursor, &mut out)?;
+                l.moves += out.len() as u64;
+                out.sort_unstable();
+                out.dedup();
                 let d = u8::try_from(out.len()).map_err(|_| {
                     SolveError::Worker(format!("state {x} has {} successors", out.len()))
                 })?;
@@ -923,6 +961,16 @@ impl Checkpoints {
         for g in self.generations()? {
             self.remove(g);
         }
+        // Half-written files of a run killed while writing.
+        let prefix = format!("w{}of{}.g", self.at.index, self.at.peers);
+        if let Ok(entries) = std::fs::read_dir(&self.dir) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.starts_with(&prefix) && name.ends_with(".cnt.tmp") {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
         Ok(())
     }
 
@@ -942,6 +990,7 @@ impl Checkpoints {
             l.t as u64,
             l.round,
             l.decided,
+            l.moves,
             body_len,
             u64::from(body_crc),
         ] {
@@ -1005,13 +1054,13 @@ impl Checkpoints {
         }
         let mut key = vec![0u8; key_len as usize];
         read(&mut key)?;
-        let mut fields = [0u8; 12 * 8 + 4];
+        let mut fields = [0u8; 13 * 8 + 4];
         read(&mut fields)?;
         let mut whole = Vec::new();
         whole.extend_from_slice(&head);
         whole.extend_from_slice(&key);
-        whole.extend_from_slice(&fields[..96]);
-        let hc = u32::from_le_bytes(fields[96..100].try_into().expect("4 bytes"));
+        whole.extend_from_slice(&fields[..104]);
+        let hc = u32::from_le_bytes(fields[104..108].try_into().expect("4 bytes"));
         if crc32fast::hash(&whole) != hc {
             return Err(bad("header checksum mismatch: the file is damaged".into()));
         }
@@ -1022,7 +1071,7 @@ impl Checkpoints {
                     .into(),
             ));
         }
-        let v: Vec<u64> = fields[..96]
+        let v: Vec<u64> = fields[..104]
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect();
@@ -1049,7 +1098,7 @@ impl Checkpoints {
         }
         let owned = self.at.owned();
         let expect_len = 4 * owned as u64 + l.pscore.len() as u64 + 8 * l.next.len() as u64;
-        if v[10] != expect_len {
+        if v[11] != expect_len {
             return Err(bad("body length does not match the layout".into()));
         }
         let mut body = vec![0u8; expect_len as usize];
@@ -1058,7 +1107,7 @@ impl Checkpoints {
         if f.read(&mut rest).map_err(|e| bad(e.to_string()))? != 0 {
             return Err(bad("longer than its header says".into()));
         }
-        if u64::from(crc32fast::hash(&body)) != v[11] {
+        if u64::from(crc32fast::hash(&body)) != v[12] {
             return Err(bad("body checksum mismatch: the file is damaged".into()));
         }
         let mut at = 0usize;
@@ -1097,6 +1146,7 @@ impl Checkpoints {
         l.t = t;
         l.round = v[8];
         l.decided = v[9];
+        l.moves = v[10];
         Ok(())
     }
 }

@@ -263,6 +263,23 @@ impl Database {
         })
     }
 
+    /// Checks every stored value: `lo <= hi`, both within `-max_abs..=max_abs` (so no sentinel of
+    /// an unforced end is left). Returns the first offending state. A file with valid checksums
+    /// can still hold such values (written by another program, or doctored); a Go database never
+    /// does, since either side can always force the game to end (pass until the other side
+    /// passes).
+    pub fn check_values(&self, max_abs: i16) -> Result<(), (u64, Bounds)> {
+        let body = &self.map[HEADER + self.meta_len..];
+        for (s, c) in body.chunks_exact(4).enumerate() {
+            let lo = i16::from_le_bytes([c[0], c[1]]);
+            let hi = i16::from_le_bytes([c[2], c[3]]);
+            if lo > hi || lo < -max_abs || hi > max_abs {
+                return Err((s as u64, Bounds { lo, hi }));
+            }
+        }
+        Ok(())
+    }
+
     /// The caller's metadata (JSON text).
     #[must_use]
     pub fn meta(&self) -> &str {

@@ -313,6 +313,12 @@ impl Space {
         self.positions
     }
 
+    /// The sorted ko keys `pos << 8 | side << 7 | point` (the numbering of the ko states).
+    #[must_use]
+    pub fn ko_keys(&self) -> &[u64] {
+        &self.ko_keys
+    }
+
     /// Ko states.
     #[must_use]
     pub fn ko_states(&self) -> u64 {
@@ -527,7 +533,7 @@ impl Space {
     fn index_of(&self, p: Pos, side: u8, ko: Option<u8>, pass: bool) -> Option<u64> {
         let (best, set) = self.canonical(p);
         let pos = self.table.rank(best)?;
-        Some(self.index_at(pos, set, side, ko, pass)?)
+        self.index_at(pos, set, side, ko, pass)
     }
 
     /// The ko state `(pos, side, point)` with the point as given (not reduced).
