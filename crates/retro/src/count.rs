@@ -917,10 +917,17 @@ impl Checkpoints {
     fn generations(&self) -> Result<Vec<u64>, SolveError> {
         let prefix = format!("w{}of{}.g", self.at.index, self.at.peers);
         let mut out = Vec::new();
-        let entries = std::fs::read_dir(&self.dir).map_err(|e| SolveError::Checkpoint {
-            path: self.dir.clone(),
-            why: e.to_string(),
-        })?;
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            // Another worker of this run removed the folder with its last file.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => {
+                return Err(SolveError::Checkpoint {
+                    path: self.dir.clone(),
+                    why: e.to_string(),
+                })
+            }
+        };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if let Some(g) = name
