@@ -83,3 +83,21 @@ fn counting_equals_the_edge_solver_up_to_3x4_2x6_1x9() {
         std::fs::remove_file(&path).unwrap();
     }
 }
+
+/// 4x4 (12.5 M states) against the edge-storing solver, state by state. Minutes and 2.5 GB for the
+/// reference: `cargo test --release -p stonelab-retro --test count_solver -- --ignored`.
+#[test]
+#[ignore]
+fn counting_equals_the_edge_solver_on_4x4() {
+    let path = table_path(4, 4, "edges4x4");
+    let game = Arc::new(GoGame::new(StateTable::open(&path).unwrap()).unwrap());
+    let want = dataflow::solve(game, dataflow::Options::threads(2))
+        .unwrap()
+        .values
+        .unwrap();
+    let got = counted(&path, 2);
+    assert_eq!(got.len(), want.len());
+    let differ = (0..want.len()).filter(|&s| got[s] != want[s]).count();
+    assert_eq!(differ, 0, "4x4: {differ} states differ");
+    std::fs::remove_file(&path).unwrap();
+}
