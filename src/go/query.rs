@@ -38,7 +38,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let board_text = meta["board"].as_str().unwrap_or_default().to_string();
     let g = parse_size(&board_text)?;
-    let game = super::solve::build_game(g.rows(), g.cols(), args.states.as_deref())?;
+    if meta["rules"] != gogame::rules_json(0.0) {
+        bail!(
+            "{}: solved under other rules ({}); this program plays {}",
+            args.file.display(),
+            meta["rules"],
+            gogame::RULES_TEXT
+        );
+    }
+    let points = (g.rows() * g.cols()) as i16;
+    if let Err((s, b)) = db.check_values(points) {
+        bail!(
+            "{}: state {s} holds {b}, not a value of a {board_text} game (lo > hi, or beyond \
+             ±{points}): the file is not a solver's output",
+            args.file.display()
+        );
+    }
+    let (_, game) = super::solve::build_space(g.rows(), g.cols(), args.states.as_deref(), 2)?;
     if db.len() != game.num_states() || meta["states"].as_u64() != Some(game.num_states()) {
         bail!(
             "{}: {} states in the database, {} in the {board_text} game: the file does not match",

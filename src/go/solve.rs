@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use stonelab_go::vertex::{format_move, parse_size};
 use stonelab_go::{Board, Move};
+use stonelab_retro::count;
 use stonelab_retro::dataflow::{self, Event, Options, Workers};
 use stonelab_retro::go::{self as gogame, GoGame};
+use stonelab_retro::space::Space;
 use stonelab_retro::{db, sweep, Bounds, Edge, GameGraph};
 
 use crate::common::Format;
@@ -61,10 +63,27 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Which solver: `counting` (the default: nothing stored per edge, un-move generation) or
+    /// `edges` (the slow reference that stores every move; boards up to about 4x4)
+    #[arg(long, value_enum, default_value_t = Solver::Counting)]
+    pub solver: Solver,
+    /// Show progress on stderr even when it is not a terminal (one line every 10 s); on a
+    /// terminal a progress bar is shown anyway
+    #[arg(long)]
+    pub progress: bool,
     /// Testing aid: end the process abruptly (exit code 137, as after SIGKILL) once a checkpoint of
     /// this round or later is written.
     #[arg(long, hide = true)]
     pub abort_after_round: Option<u32>,
+}
+
+/// The two solvers behind `go solve`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// Threshold counting over a dense value table; predecessors by un-move generation.
+    Counting,
+    /// The edge-storing timely propagation (the reference).
+    Edges,
 }
 
 /// Builds the game over the board's reduced positions: from a state file, or by enumerating into
@@ -227,6 +246,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let workers = workers_of(&args)?;
+    if args.solver == Solver::Counting {
+        return run_counting(&args, g.rows(), g.cols(), workers);
+    }
 
     let started = Instant::now();
     check_memory(g.rows(), g.cols())?;
@@ -278,7 +300,350 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         pv,
         seconds,
     };
-    print_report(&args, &solved)
+    print_report(
+        &args,
+        &solved,
+        Some(Extra {
+            solver: "edges",
+            estimated_bytes: estimated_bytes(game.num_states()),
+            peak_rss: peak_rss(),
+        }),
+    )
+}
+
+/// The state table of a board: `--states`, or enumerated into a temporary file (removed once
+/// opened: the maps keep it). Returns the space (checked position by position) and the reference
+/// game over the same table (for moves and best lines).
+pub fn build_space(
+    rows: usize,
+    cols: usize,
+    states: Option<&Path>,
+    threads: usize,
+) -> anyhow::Result<(Space, GoGame)> {
+    let open = |path: &Path| -> anyhow::Result<(Space, GoGame)> {
+        let space = Space::open(path, threads)
+            .with_context(|| format!("cannot use state table {}", path.display()))?;
+        let shape = space.shape();
+        if (shape.rows, shape.cols) != (rows, cols) {
+            bail!(
+                "state table {} is for {}x{}, not {rows}x{cols}",
+                path.display(),
+                shape.rows,
+                shape.cols
+            );
+        }
+        let table = stonelab_go::statefile::StateTable::open(path)?;
+        let game = GoGame::with_ko_keys(table, space.ko_keys().to_vec())?;
+        Ok((space, game))
+    };
+    if let Some(path) = states {
+        return open(path);
+    }
+    let dir = std::env::temp_dir().join(format!("stonelab-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(format!("{rows}x{cols}.states"));
+    let shape = stonelab_go::enumerate::Shape::new(rows, cols)
+        .ok_or_else(|| anyhow::anyhow!("bad board {rows}x{cols}"))?;
+    let set =
+        stonelab_go::enumerate::Enumerator::new(shape)?.reduced_set(Some(threads), &|_, _| {})?;
+    stonelab_go::statefile::write(&path, &set)?;
+    drop(set);
+    let built = open(&path);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir(&dir);
+    built
+}
+
+/// Peak resident memory of this process so far (Linux), in bytes.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+fn available_bytes() -> Option<u64> {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("MemAvailable:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map(|kb| kb * 1024)
+}
+
+/// The counting solver's memory before any work, from the exact legal count (Tromp's dynamic
+/// program): positions about `legal / symmetries`, ko states at most 15% of them (4x4: 11%), the
+/// state table's bitset `3^points / 8` bytes, and the enumeration's own peak (its bitset as atomic
+/// words and the ko list), whichever is larger. One estimator: [`count::estimated_bytes`].
+pub fn estimate_counting(rows: usize, cols: usize, memory: bool) -> anyhow::Result<(u64, u64)> {
+    let shape = stonelab_go::enumerate::Shape::new(rows, cols)
+        .ok_or_else(|| anyhow::anyhow!("bad board {rows}x{cols}"))?;
+    let legal = stonelab_go::dp::count_legal(shape)?;
+    let legal: f64 = legal.to_string().parse().unwrap_or(f64::MAX);
+    let positions = (legal / shape.symmetries().len() as f64 * 1.01) as u64;
+    let ko = positions / 100 * 15;
+    let bitset = 3f64.powi(shape.points() as i32) / 8.0 * 1.02;
+    let table = bitset as u64 + ko * 2;
+    let solve = count::estimated_bytes(positions, ko, table, memory);
+    let enumerate = (bitset * 2.0) as u64 + ko * 16 + (64 << 20);
+    Ok((solve.max(enumerate), 4 * positions + ko))
+}
+
+/// `go solve` with the counting solver.
+fn run_counting(args: &Args, rows: usize, cols: usize, workers: Workers) -> anyhow::Result<()> {
+    if rows * cols > 20 {
+        let need = estimate_counting(rows, cols, false)
+            .map(|(b, _)| format!(" (about {:.0} GiB)", b as f64 / f64::from(1u32 << 30)))
+            .unwrap_or_default();
+        bail!(
+            "board {rows}x{cols} has {} points; the solver's state table stops at 20 points (4x5); \
+             bigger boards need a cluster{need}: see docs/go-solver.md",
+            rows * cols
+        );
+    }
+    let started = Instant::now();
+    let memory = args.out.is_none() || args.verify;
+    let (need, states) = estimate_counting(rows, cols, memory)?;
+    if let Some(avail) = available_bytes() {
+        if need > avail / 10 * 9 {
+            bail!(
+                "board {rows}x{cols} has about {states:.3e} states; the counting solver needs about \
+                 {:.1} GiB, but {:.1} GiB are available",
+                need as f64 / f64::from(1u32 << 30),
+                avail as f64 / f64::from(1u32 << 30),
+                states = states as f64
+            );
+        }
+    }
+    let threads = match &workers {
+        Workers::Threads(n) => *n,
+        Workers::Cluster { threads, .. } => *threads,
+    };
+    let (space, game) = build_space(rows, cols, args.states.as_deref(), threads.max(1))?;
+    let space = Arc::new(space);
+    let checkpoint_dir = args.checkpoint_dir.clone().or_else(|| {
+        args.out
+            .as_ref()
+            .map(|o| PathBuf::from(format!("{}.ckpt", o.display())))
+    });
+    let meta = db_meta(&game);
+    let output = match (&args.out, memory) {
+        (Some(path), false) => count::Output::File {
+            path: path.clone(),
+            meta: meta.clone(),
+        },
+        (Some(path), true) => count::Output::Both {
+            path: path.clone(),
+            meta: meta.clone(),
+        },
+        (None, _) => count::Output::Memory,
+    };
+    let bar = CountProgress::new(args.progress, format!("{rows}x{cols}"));
+    let on_event = {
+        let bar = bar.clone();
+        let abort = args.abort_after_round;
+        Arc::new(move |e: count::Event| {
+            if let (Some(r), count::Event::Checkpoint { .. }) = (abort, &e) {
+                if bar.round() >= u64::from(r) {
+                    std::process::exit(137);
+                }
+            }
+            bar.event(&e);
+        })
+    };
+    let options = count::Options {
+        workers,
+        checkpoint_dir,
+        checkpoint_every: Duration::from_secs(args.checkpoint_secs),
+        game_key: meta.clone(),
+        on_event: Some(on_event),
+        output,
+    };
+    let outcome = count::solve(space.clone(), options)?;
+    bar.finish();
+    if let Some(g) = outcome.resumed {
+        eprintln!("resumed from checkpoints (generation {g})");
+    }
+    if args.process != 0 {
+        eprintln!("process {} done", args.process);
+        return Ok(());
+    }
+    let db_file = match (&outcome.values, &args.out) {
+        (None, Some(out)) => Some(db::Database::open(out)?),
+        _ => None,
+    };
+    let lookup = |s: u64| match (&outcome.values, &db_file) {
+        (Some(v), _) => v[s as usize],
+        (None, Some(d)) => d.get(s).expect("state below len"),
+        (None, None) => unreachable!("values are in memory or in the file"),
+    };
+    if args.verify {
+        let values: Vec<Bounds> = (0..game.num_states()).map(lookup).collect();
+        verify(&game, &values)?;
+    }
+    let root = lookup(game.start());
+    let (best, pv) = best_and_pv(&game, &lookup)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let solved = Solved {
+        game: &game,
+        edges: outcome.moves,
+        rounds: outcome.rounds as u32,
+        root,
+        best,
+        pv,
+        seconds,
+    };
+    print_report(
+        args,
+        &solved,
+        Some(Extra {
+            solver: "counting",
+            estimated_bytes: need,
+            peak_rss: peak_rss(),
+        }),
+    )
+}
+
+/// What the counting solver adds to the report (JSON only: the text lines stay as they were).
+struct Extra {
+    solver: &'static str,
+    estimated_bytes: u64,
+    peak_rss: Option<u64>,
+}
+
+/// The counting solver's progress: a bar on a terminal (states decided of all, with an ETA), and
+/// with `--progress` elsewhere a line every 10 seconds.
+#[derive(Clone)]
+struct CountProgress {
+    bar: Option<indicatif::ProgressBar>,
+    lines: bool,
+    inner: Arc<std::sync::Mutex<ProgressState>>,
+}
+
+struct ProgressState {
+    started: Instant,
+    last_line: Instant,
+    round: u64,
+    /// When the propagation started (after the degrees), for the ETA.
+    propagation: Option<(Instant, f64)>,
+}
+
+impl CountProgress {
+    fn new(force: bool, board: String) -> CountProgress {
+        use std::io::IsTerminal;
+        let terminal = std::io::stderr().is_terminal();
+        let bar = terminal.then(|| {
+            let bar = indicatif::ProgressBar::new(1000);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{prefix} [{bar:30}] {percent:>3}% {msg} (ETA {eta})",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar.set_prefix(format!("solving {board}"));
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        let now = Instant::now();
+        CountProgress {
+            bar,
+            lines: force && !terminal,
+            inner: Arc::new(std::sync::Mutex::new(ProgressState {
+                started: now,
+                last_line: now - Duration::from_secs(60),
+                round: 0,
+                propagation: None,
+            })),
+        }
+    }
+
+    fn round(&self) -> u64 {
+        self.inner.lock().map(|s| s.round).unwrap_or(0)
+    }
+
+    fn event(&self, e: &count::Event) {
+        let Ok(mut st) = self.inner.lock() else {
+            return;
+        };
+        let (message, fraction) = match *e {
+            count::Event::Degrees { done, owned, .. } => (
+                format!("counting moves: {done} of {owned} states (worker 0)"),
+                None,
+            ),
+            count::Event::Round {
+                stage,
+                threshold,
+                round,
+                frontier,
+                decided,
+                states,
+                ..
+            } => {
+                st.round = round;
+                let fraction = decided as f64 / (2 * states).max(1) as f64;
+                if st.propagation.is_none() {
+                    st.propagation = Some((Instant::now(), fraction));
+                }
+                let bound = if stage == count::Stage::Lo {
+                    "lo"
+                } else {
+                    "hi"
+                };
+                (
+                    format!(
+                        "round {round}: {bound} >= {threshold:+}, {frontier} states changed, \
+                         {:.1}% decided",
+                        100.0 * fraction
+                    ),
+                    Some(fraction),
+                )
+            }
+            count::Event::Checkpoint {
+                generation,
+                seconds,
+            } => (
+                format!("checkpoint {generation} written ({seconds:.1} s)"),
+                None,
+            ),
+        };
+        if let Some(bar) = &self.bar {
+            if let Some(f) = fraction {
+                bar.set_position((f * 1000.0) as u64);
+            }
+            bar.set_message(message.clone());
+        }
+        if self.lines && (st.last_line.elapsed() >= Duration::from_secs(10) || fraction.is_none()) {
+            st.last_line = Instant::now();
+            // Work is about proportional to the states decided (each generates its
+            // predecessors once), so the rate since the propagation began gives the ETA.
+            let eta = match (fraction, st.propagation) {
+                (Some(f), Some((t0, f0))) if f > f0 => {
+                    Some(t0.elapsed().as_secs_f64() / (f - f0) * (1.0 - f))
+                }
+                _ => None,
+            };
+            let eta = eta.map_or(String::new(), |s| format!(", ETA {:.0} s", s));
+            eprintln!(
+                "[{:.0} s] {message}{eta}",
+                st.started.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// The worker layout the arguments ask for: threads here, or one process of a cluster whose
@@ -367,7 +732,7 @@ struct Solved<'a> {
     seconds: f64,
 }
 
-fn print_report(args: &Args, solved: &Solved) -> anyhow::Result<()> {
+fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::Result<()> {
     let Solved {
         game,
         edges,
@@ -380,7 +745,8 @@ fn print_report(args: &Args, solved: &Solved) -> anyhow::Result<()> {
     let g = game.geometry();
     let board = format!("{}x{}", g.rows(), g.cols());
     match args.format {
-        Format::Json => crate::common::print_json(&serde_json::json!({
+        Format::Json => crate::common::print_json(&{
+            let mut j = serde_json::json!({
             "board": board,
             "rules": gogame::rules_json(args.komi),
             "positions": game.positions(),
@@ -396,7 +762,14 @@ fn print_report(args: &Args, solved: &Solved) -> anyhow::Result<()> {
             "pv": pv,
             "verified": args.verify,
             "seconds": seconds,
-        }))?,
+            });
+            if let Some(x) = &extra {
+                j["solver"] = serde_json::json!(x.solver);
+                j["estimated_bytes"] = serde_json::json!(x.estimated_bytes);
+                j["peak_rss_bytes"] = serde_json::json!(x.peak_rss);
+            }
+            j
+        })?,
         Format::Text => {
             println!("board {board}");
             println!("rules {}, komi {}", gogame::RULES_TEXT, args.komi);

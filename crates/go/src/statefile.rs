@@ -287,6 +287,13 @@ fn rank_in(words: &[u64], dir: &[u64], serial: u64) -> Option<u64> {
     Some(dir[block] + before + u64::from((word & ((1u64 << bit) - 1)).count_ones()))
 }
 
+/// Where [`StateTable::select_with`] stopped: a word of the bitset and the rank of its first bit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SelectCursor {
+    word: usize,
+    before: u64,
+}
+
 /// A state table opened by memory map.
 pub struct StateTable {
     map: Mmap,
@@ -385,6 +392,9 @@ impl StateTable {
                 "rank directory total is not the reduced count",
             ));
         }
+        table
+            .check_structure()
+            .map_err(|what| inconsistent(&what))?;
         Ok(table)
     }
 
@@ -392,6 +402,59 @@ impl StateTable {
     #[must_use]
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// Checks what a checksum cannot: that both rank directories are the running popcounts of
+    /// their bitsets, that no bit lies beyond the last serial or state, that the ko bitset flags
+    /// exactly `ko_states` states and that every stored ko mask is a non-empty set of points.
+    /// (A file with valid checksums and wrong contents is refused here instead of making a
+    /// reader panic later.) One pass over the file.
+    fn check_structure(&self) -> Result<(), String> {
+        let l = self.layout;
+        for (section, words, bits_total, what) in [
+            (0, l.bits, self.shape.serial_count(), "serial"),
+            (2, l.ko_bits, self.counts.reduced, "ko"),
+        ] {
+            let mut acc = 0u64;
+            for w in 0..words {
+                if w % BLOCK_WORDS == 0 && self.dir(section, w / BLOCK_WORDS) != acc {
+                    return Err(format!("{what} rank directory disagrees with its bitset"));
+                }
+                let word = self.word(section, w);
+                let first = w as u64 * 64;
+                if first + 64 > bits_total
+                    && bits_total > first
+                    && word >> (bits_total - first) != 0
+                {
+                    return Err(format!("{what} bitset has bits beyond its end"));
+                }
+                acc += u64::from(word.count_ones());
+            }
+            if self.dir(section, dir_len(words) - 1) != acc {
+                return Err(format!(
+                    "{what} rank directory total disagrees with its bitset"
+                ));
+            }
+            let want = if section == 0 {
+                self.counts.reduced
+            } else {
+                self.ko_states
+            };
+            if acc != want {
+                return Err(format!(
+                    "{what} bitset holds {acc} entries, the header says {want}"
+                ));
+            }
+        }
+        let base = HEADER_LEN + 8 * (l.bits + l.dir + l.ko_bits + l.ko_dir);
+        let full = u32::try_from(self.shape.full_mask()).unwrap_or(u32::MAX);
+        for k in 0..self.ko_states as usize {
+            let m = u32_at(&self.map, base + 4 * k);
+            if m == 0 || m & !full != 0 {
+                return Err(format!("ko mask {k} is not a set of points of the board"));
+            }
+        }
+        Ok(())
     }
 
     /// The counts recorded when the table was written.
@@ -506,6 +569,72 @@ impl StateTable {
             left -= c;
         }
         None
+    }
+
+    /// [`StateTable::select`] for indices visited in increasing order: the cursor remembers the
+    /// word it stopped at, so a walk over nearby indices reads the bitset forwards instead of
+    /// searching the directory each time (it falls back to the search for a long jump or a step
+    /// back). Same answers as `select`.
+    #[must_use]
+    pub fn select_with(&self, cursor: &mut SelectCursor, index: u64) -> Option<u64> {
+        if index >= self.len() {
+            return None;
+        }
+        if cursor.word >= self.layout.bits
+            || index < cursor.before
+            || index - cursor.before > 64 * 64
+        {
+            let (mut lo, mut hi) = (0usize, self.layout.dir - 1);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if self.dir(0, mid) <= index {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            cursor.word = lo * BLOCK_WORDS;
+            cursor.before = self.dir(0, lo);
+        }
+        while cursor.word < self.layout.bits {
+            let mut word = self.word(0, cursor.word);
+            let c = u64::from(word.count_ones());
+            let left = index - cursor.before;
+            if left < c {
+                for _ in 0..left {
+                    word &= word - 1;
+                }
+                return Some(cursor.word as u64 * 64 + u64::from(word.trailing_zeros()));
+            }
+            cursor.before += c;
+            cursor.word += 1;
+        }
+        None
+    }
+
+    /// The words of the reduced bitset (bit `s % 64` of word `s / 64` set for each state's
+    /// serial), for callers that walk it in bulk; `dir_at(i)` is the rank of word `8 i`'s first bit.
+    #[must_use]
+    pub fn bitset_words(&self) -> usize {
+        self.layout.bits
+    }
+
+    /// Word `w` of the reduced bitset.
+    #[must_use]
+    pub fn bitset_word(&self, w: usize) -> u64 {
+        self.word(0, w)
+    }
+
+    /// Rank of the first serial of word `w` (`w` a multiple of 8, or any word: the popcounts of
+    /// the words before it in its block are added).
+    #[must_use]
+    pub fn rank_of_word(&self, w: usize) -> u64 {
+        let block = w / BLOCK_WORDS;
+        let mut r = self.dir(0, block);
+        for j in block * BLOCK_WORDS..w {
+            r += u64::from(self.word(0, j).count_ones());
+        }
+        r
     }
 
     /// Ko points (bit `id`) of the state with dense index `index`, Black to move.

@@ -89,6 +89,117 @@ pub fn write(path: &Path, meta: &str, values: &[Bounds]) -> Result<(), DbError> 
     })
 }
 
+/// Writes a database in pieces that may come in any order (from several workers): the body is
+/// written at its place in a temporary file, each piece's CRC-32 kept, and [`Writer::finish`]
+/// combines them in state order, writes the header, syncs and renames. The file is the same, byte
+/// for byte, as [`write`] makes from the whole table.
+pub struct Writer {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: std::fs::File,
+    meta: String,
+    states: u64,
+    /// `(first state, states, CRC-32 of the piece)`.
+    pieces: Vec<(u64, u64, crc32fast::Hasher)>,
+}
+
+impl Writer {
+    /// Starts a database of `states` states at `path` (nothing appears there before `finish`).
+    pub fn create(path: &Path, meta: &str, states: u64) -> Result<Writer, DbError> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+        let io = |source| DbError::Io {
+            path: tmp.clone(),
+            source,
+        };
+        let file = std::fs::File::create(&tmp).map_err(io)?;
+        file.set_len(HEADER as u64 + meta.len() as u64 + 4 * states)
+            .map_err(io)?;
+        Ok(Writer {
+            path: path.to_path_buf(),
+            tmp,
+            file,
+            meta: meta.to_string(),
+            states,
+            pieces: Vec::new(),
+        })
+    }
+
+    /// Writes the values of states `first..first + bytes.len() / 4` (`lo`, `hi` as little-endian
+    /// `i16` each, as in the file).
+    pub fn write_piece(&mut self, first: u64, bytes: &[u8]) -> Result<(), DbError> {
+        use std::os::unix::fs::FileExt;
+        let at = HEADER as u64 + self.meta.len() as u64 + 4 * first;
+        self.file
+            .write_all_at(bytes, at)
+            .map_err(|source| DbError::Io {
+                path: self.tmp.clone(),
+                source,
+            })?;
+        let mut h = crc32fast::Hasher::new();
+        h.update(bytes);
+        self.pieces.push((first, bytes.len() as u64 / 4, h));
+        Ok(())
+    }
+
+    /// Checks that the pieces cover every state once, writes the header and renames.
+    pub fn finish(mut self) -> Result<(), DbError> {
+        use std::os::unix::fs::FileExt;
+        self.pieces.sort_by_key(|p| p.0);
+        let mut next = 0u64;
+        let mut crc = crc32fast::Hasher::new();
+        for (first, len, h) in &self.pieces {
+            if *first != next {
+                return Err(DbError::Io {
+                    path: self.tmp.clone(),
+                    source: std::io::Error::other(format!(
+                        "pieces do not cover the states: expected state {next}, got {first}"
+                    )),
+                });
+            }
+            crc.combine(h);
+            next += len;
+        }
+        if next != self.states {
+            return Err(DbError::Io {
+                path: self.tmp.clone(),
+                source: std::io::Error::other(format!(
+                    "pieces cover {next} states of {}",
+                    self.states
+                )),
+            });
+        }
+        let mut header = Vec::with_capacity(HEADER + self.meta.len());
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(&VERSION.to_le_bytes());
+        header.extend_from_slice(&(self.meta.len() as u32).to_le_bytes());
+        header.extend_from_slice(&self.states.to_le_bytes());
+        header.extend_from_slice(&crc.finalize().to_le_bytes());
+        header.extend_from_slice(&crc32fast::hash(self.meta.as_bytes()).to_le_bytes());
+        header.extend_from_slice(self.meta.as_bytes());
+        let io = |source| DbError::Io {
+            path: self.tmp.clone(),
+            source,
+        };
+        self.file.write_all_at(&header, 0).map_err(io)?;
+        self.file.sync_all().map_err(io)?;
+        std::fs::rename(&self.tmp, &self.path).map_err(|source| DbError::Io {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        // After `finish` the temporary name is gone; otherwise the half-written file goes.
+        let _ = std::fs::remove_file(&self.tmp);
+    }
+}
+
 /// A database opened by memory map, already checked.
 pub struct Database {
     map: Mmap,
@@ -150,6 +261,23 @@ impl Database {
             meta_len,
             states,
         })
+    }
+
+    /// Checks every stored value: `lo <= hi`, both within `-max_abs..=max_abs` (so no sentinel of
+    /// an unforced end is left). Returns the first offending state. A file with valid checksums
+    /// can still hold such values (written by another program, or doctored); a Go database never
+    /// does, since either side can always force the game to end (pass until the other side
+    /// passes).
+    pub fn check_values(&self, max_abs: i16) -> Result<(), (u64, Bounds)> {
+        let body = &self.map[HEADER + self.meta_len..];
+        for (s, c) in body.chunks_exact(4).enumerate() {
+            let lo = i16::from_le_bytes([c[0], c[1]]);
+            let hi = i16::from_le_bytes([c[2], c[3]]);
+            if lo > hi || lo < -max_abs || hi > max_abs {
+                return Err((s as u64, Bounds { lo, hi }));
+            }
+        }
+        Ok(())
     }
 
     /// The caller's metadata (JSON text).

@@ -81,8 +81,8 @@ impl GoGame {
             .collect();
         let positions = table.len();
         let mut ko_keys = Vec::new();
-        for pos in 0..positions {
-            let serial = table.select(pos).expect("dense index below len");
+        for (pos, serial) in table.iter().enumerate() {
+            let pos = pos as u64;
             let (black, white) = enumerate::decode(shape, serial);
             for (side, mask) in [
                 (0u64, enumerate::ko_mask(shape, black, white)),
@@ -103,6 +103,30 @@ impl GoGame {
             geometry,
             table,
             positions,
+            ko_keys,
+            points,
+            canon,
+        })
+    }
+
+    /// Builds the game over a state table whose ko keys (`pos << 8 | side << 7 | point`, sorted)
+    /// are already known, e.g. from [`crate::space::Space::ko_keys`] (no second pass over the
+    /// table).
+    pub fn with_ko_keys(table: StateTable, ko_keys: Vec<u64>) -> Result<GoGame, GoGameError> {
+        let shape = table.shape();
+        let (rows, cols) = (shape.rows, shape.cols);
+        let geometry =
+            Geometry::new(rows, cols).map_err(|_| GoGameError::Geometry { rows, cols })?;
+        let points = (0..rows * cols)
+            .map(|id| Point::new(id / cols, id % cols))
+            .collect();
+        let canon =
+            enumerate::Canonicalizer::new(shape).ok_or(GoGameError::TooWide { rows, cols })?;
+        Ok(GoGame {
+            shape,
+            geometry,
+            positions: table.len(),
+            table,
             ko_keys,
             points,
             canon,

@@ -19,10 +19,12 @@
 //! until timely's progress tracking sees that no message is left.
 
 pub mod checkpoint;
+pub mod count;
 pub mod dataflow;
 pub mod db;
 pub mod go;
 pub mod graph;
+pub mod space;
 pub mod strategy;
 pub mod sweep;
 pub mod value;
