@@ -497,3 +497,25 @@ fn the_memory_estimate_covers_the_measured_peak() {
         assert_eq!(v["solver"], "counting");
     }
 }
+
+/// Issue 20 item 14: a principal variation of a cyclic value stops where the line comes back to a
+/// state it was in and says so; one of an exact value ends with two passes and no marker.
+#[test]
+fn a_cyclic_principal_variation_is_marked() {
+    for board in ["2x2", "1x5"] {
+        let v = json(&run(&["go", "solve", board, "--format", "json"]));
+        assert_eq!(v["exact"], false, "{board}");
+        let pv = v["pv"].as_array().unwrap();
+        let from = v["pv_repeats_from"].as_u64().expect("a cycle start") as usize;
+        assert!(from < pv.len(), "{board}");
+        let text = String::from_utf8(run(&["go", "solve", board]).stdout).unwrap();
+        assert!(
+            text.contains(&format!("pv_repeats_from {}", from + 1)),
+            "{text}"
+        );
+    }
+    let v = json(&run(&["go", "solve", "3x3", "--format", "json"]));
+    assert!(v["pv_repeats_from"].is_null());
+    let pv = v["pv"].as_array().unwrap();
+    assert_eq!(&pv[pv.len() - 2..], &["pass", "pass"]);
+}

@@ -197,20 +197,35 @@ pub fn move_bounds(
         .collect())
 }
 
+/// A principal variation: its moves and, when the line runs into a cycle (a state reached before,
+/// up to the board's symmetries), the index of the move from which it repeats for ever.
+pub struct Variation {
+    pub moves: Vec<String>,
+    pub repeats_from: Option<usize>,
+}
+
 /// Best moves from the start, and a principal variation (a value-keeping pass if there is one, else
-/// the first best move; it stops at
-/// the end of the game or after four moves per point, when a cycle keeps it going).
+/// the first best move). It stops at the end of the game, or once it reaches a state it has been in
+/// before (up to symmetry): then [`Variation::repeats_from`] says where the cycle starts.
 pub fn best_and_pv(
     game: &GoGame,
     value: &dyn Fn(u64) -> Bounds,
-) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+) -> anyhow::Result<(Vec<String>, Variation)> {
     let g = *game.geometry();
     let mut board = Board::new(g, stonelab_go::Rules::STANDARD);
     let mut pass = false;
     let mut best_first = Vec::new();
     let mut pv = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    let mut repeats_from = None;
     for ply in 0..4 * g.area() + 2 {
-        let here = value(game.state_of(&board, pass)?);
+        let state = game.state_of(&board, pass)?;
+        if let Some(&first) = seen.get(&state) {
+            repeats_from = Some(first);
+            break;
+        }
+        seen.insert(state, ply);
+        let here = value(state);
         let moves = move_bounds(game, &mut board, pass, value)?;
         let best = gogame::best_moves(board.to_move(), here, &moves);
         if ply == 0 {
@@ -227,7 +242,13 @@ pub fn best_and_pv(
         pass = mv == Move::Pass;
         board.play_unchecked(mv);
     }
-    Ok((best_first, pv))
+    Ok((
+        best_first,
+        Variation {
+            moves: pv,
+            repeats_from,
+        },
+    ))
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -728,7 +749,7 @@ struct Solved<'a> {
     rounds: u32,
     root: Bounds,
     best: Vec<String>,
-    pv: Vec<String>,
+    pv: Variation,
     seconds: f64,
 }
 
@@ -759,7 +780,9 @@ fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::R
             },
             "exact": root.is_exact(),
             "best": best,
-            "pv": pv,
+            "pv": pv.moves,
+            // 0-based index in `pv` of the first move of the cycle it ends in, or null.
+            "pv_repeats_from": pv.repeats_from,
             "verified": args.verify,
             "seconds": seconds,
             });
@@ -779,7 +802,13 @@ fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::R
             println!("rounds {rounds}");
             println!("value {}", gogame::format_bounds(*root, args.komi));
             println!("best {}", best.join(" "));
-            println!("pv {}", pv.join(" "));
+            println!("pv {}", pv.moves.join(" "));
+            if let Some(k) = pv.repeats_from {
+                println!(
+                    "pv_repeats_from {} (the position after move {k} comes back: the line cycles)",
+                    k + 1
+                );
+            }
             if args.verify {
                 println!("verified by value sweeps: every state agrees");
             }
