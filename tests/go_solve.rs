@@ -519,3 +519,34 @@ fn a_cyclic_principal_variation_is_marked() {
     let pv = v["pv"].as_array().unwrap();
     assert_eq!(&pv[pv.len() - 2..], &["pass", "pass"]);
 }
+
+/// Issue 20 item 10: a process of a multi-process solve whose peers never come gives up with one
+/// error line after --connect-timeout.
+#[test]
+fn a_solve_whose_peers_never_connect_gives_up() {
+    let hostfile = temp("lonely-hosts.txt");
+    std::fs::write(&hostfile, "127.0.0.1:2931\n127.0.0.1:2932\n").unwrap();
+    let started = std::time::Instant::now();
+    let out = run(&[
+        "go",
+        "solve",
+        "2x2",
+        "--processes",
+        "2",
+        "--process",
+        "0",
+        "--hostfile",
+        hostfile.to_str().unwrap(),
+        "--connect-timeout",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "stonelab: error: process 0: the other processes did not all connect within 1 s"
+        ),
+        "{err}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}

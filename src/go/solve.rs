@@ -75,6 +75,30 @@ pub struct Args {
     /// this round or later is written.
     #[arg(long, hide = true)]
     pub abort_after_round: Option<u32>,
+    /// With several processes: give up with an error when the others have not all connected
+    /// within this many seconds
+    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
+    pub connect_timeout: u64,
+}
+
+/// Ends the process with an error when no worker has started (the cluster is not connected)
+/// within `seconds`.
+fn watch_connection(started: Arc<std::sync::atomic::AtomicBool>, process: usize, seconds: u64) {
+    std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        while Instant::now() < deadline {
+            if started.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        eprintln!(
+            "stonelab: error: process {process}: the other processes did not all connect within \
+             {seconds} s (--connect-timeout); check that each runs with the same --processes and \
+             --hostfile"
+        );
+        std::process::exit(2);
+    });
 }
 
 /// The two solvers behind `go solve`.
@@ -468,10 +492,17 @@ fn run_counting(args: &Args, rows: usize, cols: usize, workers: Workers) -> anyh
         (None, _) => count::Output::Memory,
     };
     let bar = CountProgress::new(args.progress, format!("{rows}x{cols}"));
+    let connected = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if args.processes > 1 {
+        watch_connection(connected.clone(), args.process, args.connect_timeout);
+    }
     let on_event = {
         let bar = bar.clone();
         let abort = args.abort_after_round;
         Arc::new(move |e: count::Event| {
+            if let count::Event::Started { .. } = e {
+                connected.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
             if let (Some(r), count::Event::Checkpoint { .. }) = (abort, &e) {
                 if bar.round() >= u64::from(r) {
                     std::process::exit(137);
@@ -596,6 +627,7 @@ impl CountProgress {
             return;
         };
         let (message, fraction) = match *e {
+            count::Event::Started { .. } => return,
             count::Event::Degrees { done, owned, .. } => (
                 format!("counting moves: {done} of {owned} states (worker 0)"),
                 None,

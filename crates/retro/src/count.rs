@@ -104,6 +104,8 @@ impl Stage {
 /// What a solve reports as it goes (from worker 0).
 #[derive(Clone, Debug)]
 pub enum Event {
+    /// A worker started: with several processes, every process is connected to the others.
+    Started { worker: usize },
     /// Worker 0 counted the successors of this many of its states.
     Degrees { done: u64, owned: u64, seconds: f64 },
     /// A round ended.
@@ -350,6 +352,11 @@ pub fn solve(space: Arc<Space>, options: Options) -> Result<Outcome, SolveError>
     let config = workers_config(&options.workers);
     let opts = options.clone();
     let guards = timely::execute(config, move |worker| {
+        if let Some(f) = &opts.on_event {
+            f(Event::Started {
+                worker: worker.index(),
+            });
+        }
         run_worker(worker, space.clone(), &opts).map_err(|e| e.to_string())
     })
     .map_err(SolveError::Timely)?;
