@@ -282,7 +282,14 @@ impl Local {
         let (val, cnt, none, attacker) = match self.stage {
             Stage::Lo => (&mut self.lo, &mut self.cnt_lo, NONE_LO, 0),
             Stage::Hi => (&mut self.hi, &mut self.cnt_hi, NONE_HI, 1),
-            _ => return,
+            // A faster worker is already in the first round while this one still counts its
+            // successors: keep the message for the first round (dropping it lost the update, a
+            // race seen as a wrong `lo` on 1x6 and 1x7 with two workers).
+            Stage::Degrees => {
+                self.early_hits.push(p);
+                return;
+            }
+            Stage::Done => return,
         };
         if val[l] != none {
             return;
