@@ -400,11 +400,17 @@ fn sealed_but_wrong_databases_and_state_tables_are_refused() {
     let bad = temp("sealed-bad.db");
     let refused = |bytes: &[u8], words: &str| {
         std::fs::write(&bad, bytes).unwrap();
-        let out = run(&["go", "query", bad.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(2), "{words}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(words), "{words}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
+        // `go query`, and the GTP engine loading it with --db, refuse it alike.
+        for args in [
+            vec!["go", "query", bad.to_str().unwrap()],
+            vec!["go", "gtp", "--db", bad.to_str().unwrap()],
+        ] {
+            let out = run(&args);
+            assert_eq!(out.status.code(), Some(2), "{words} {args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(words), "{words}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
     };
     // lo > hi in state 5.
     let mut b = good.clone();
@@ -526,27 +532,31 @@ fn a_cyclic_principal_variation_is_marked() {
 fn a_solve_whose_peers_never_connect_gives_up() {
     let hostfile = temp("lonely-hosts.txt");
     std::fs::write(&hostfile, "127.0.0.1:2931\n127.0.0.1:2932\n").unwrap();
-    let started = std::time::Instant::now();
-    let out = run(&[
-        "go",
-        "solve",
-        "2x2",
-        "--processes",
-        "2",
-        "--process",
-        "0",
-        "--hostfile",
-        hostfile.to_str().unwrap(),
-        "--connect-timeout",
-        "1",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains(
-            "stonelab: error: process 0: the other processes did not all connect within 1 s"
-        ),
-        "{err}"
-    );
-    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    for solver in ["counting", "edges"] {
+        let started = std::time::Instant::now();
+        let out = run(&[
+            "go",
+            "solve",
+            "2x2",
+            "--solver",
+            solver,
+            "--processes",
+            "2",
+            "--process",
+            "0",
+            "--hostfile",
+            hostfile.to_str().unwrap(),
+            "--connect-timeout",
+            "1",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{solver}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(
+                "stonelab: error: process 0: the other processes did not all connect within 1 s"
+            ),
+            "{solver}: {err}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    }
 }

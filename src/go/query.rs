@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use stonelab_go::vertex::{format_move, parse_move_list, parse_size, parse_vertex};
-use stonelab_go::{Board, Move, Rules};
+use stonelab_go::{Board, Geometry, Move, Rules};
 use stonelab_retro::db::Database;
 use stonelab_retro::go::{self as gogame};
 use stonelab_retro::{Bounds, GameGraph};
@@ -29,19 +29,24 @@ pub struct Args {
     pub format: Format,
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let db = Database::open(&args.file)?;
+/// Opens a database written by `stonelab go solve --out` and checks what its checksums cannot:
+/// that it is a Go results database of a board this program knows, solved under its rules, with
+/// every value a value of that board's game. Returns it with its metadata and board.
+pub fn open_checked(
+    path: &std::path::Path,
+) -> anyhow::Result<(Database, serde_json::Value, Geometry)> {
+    let db = Database::open(path)?;
     let meta: serde_json::Value = serde_json::from_str(db.meta())
-        .with_context(|| format!("{}: metadata is not JSON", args.file.display()))?;
+        .with_context(|| format!("{}: metadata is not JSON", path.display()))?;
     if meta["format"] != "stonelab go solve" {
-        bail!("{}: not a Go results database", args.file.display());
+        bail!("{}: not a Go results database", path.display());
     }
     let board_text = meta["board"].as_str().unwrap_or_default().to_string();
     let g = parse_size(&board_text)?;
     if meta["rules"] != gogame::rules_json(0.0) {
         bail!(
             "{}: solved under other rules ({}); this program plays {}",
-            args.file.display(),
+            path.display(),
             meta["rules"],
             gogame::RULES_TEXT
         );
@@ -51,9 +56,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!(
             "{}: state {s} holds {b}, not a value of a {board_text} game (lo > hi, or beyond \
              ±{points}): the file is not a solver's output",
-            args.file.display()
+            path.display()
         );
     }
+    Ok((db, meta, g))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (db, meta, g) = open_checked(&args.file)?;
+    let board_text = meta["board"].as_str().unwrap_or_default().to_string();
     let (_, game) = super::solve::build_space(g.rows(), g.cols(), args.states.as_deref(), 2)?;
     if db.len() != game.num_states() || meta["states"].as_u64() != Some(game.num_states()) {
         bail!(

@@ -304,7 +304,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|o| PathBuf::from(format!("{}.ckpt", o.display())))
     });
     let progress = crate::common::Spinner::new(format!("solving {}x{}", g.rows(), g.cols()));
-    let on_event = progress_events(progress.clone(), args.abort_after_round);
+    let connected = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if args.processes > 1 {
+        watch_connection(connected.clone(), args.process, args.connect_timeout);
+    }
+    let on_event = progress_events(progress.clone(), args.abort_after_round, connected);
     let options = Options {
         workers,
         checkpoint_dir: checkpoint_dir.clone(),
@@ -744,8 +748,10 @@ fn read_hostfile(path: &Path, processes: usize) -> anyhow::Result<Vec<String>> {
 fn progress_events(
     progress: crate::common::Spinner,
     abort_after: Option<u32>,
+    connected: Arc<std::sync::atomic::AtomicBool>,
 ) -> Arc<dyn Fn(Event) + Send + Sync> {
     Arc::new(move |e: Event| match e {
+        Event::Started { .. } => connected.store(true, std::sync::atomic::Ordering::Relaxed),
         Event::Checkpoint { round, .. } if abort_after.is_some_and(|r| round >= r) => {
             std::process::exit(137)
         }

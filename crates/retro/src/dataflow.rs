@@ -83,6 +83,8 @@ impl Workers {
 /// What a solve reports as it goes.
 #[derive(Clone, Debug)]
 pub enum Event {
+    /// A worker started: with several processes, every process is connected to the others.
+    Started { worker: usize },
     /// Worker 0 finished generating its edges.
     EdgesBuilt {
         states: u64,
@@ -191,6 +193,11 @@ pub fn solve<G: GameGraph>(game: Arc<G>, options: Options) -> Result<Outcome, So
     let config = options.workers.config();
     let opts = options.clone();
     let guards = timely::execute(config, move |worker| {
+        if let Some(f) = &opts.on_event {
+            f(Event::Started {
+                worker: worker.index(),
+            });
+        }
         run_worker(worker, game.clone(), &opts).map_err(|e| e.to_string())
     })
     .map_err(SolveError::Timely)?;

@@ -28,10 +28,9 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use stonelab_go::mcts::{self, SearchConfig};
 use stonelab_go::ownership;
-use stonelab_go::vertex::parse_size;
 use stonelab_go::{Board, Color, Geometry, Move, Rules};
 use stonelab_retro::db::Database;
 use stonelab_retro::go::{best_moves, GoGame};
@@ -100,15 +99,10 @@ impl Engine {
         }
     }
 
-    /// Loads a database written by `stonelab go solve --out` and checks it against its game.
+    /// Loads a database written by `stonelab go solve --out` and checks it (rules, values: as
+    /// `go query` does) and against its game.
     pub fn load_database(&mut self, path: &Path) -> anyhow::Result<()> {
-        let db = Database::open(path)?;
-        let meta: serde_json::Value = serde_json::from_str(db.meta())
-            .with_context(|| format!("{}: metadata is not JSON", path.display()))?;
-        if meta["format"] != "stonelab go solve" {
-            bail!("{}: not a Go results database", path.display());
-        }
-        let geometry = parse_size(meta["board"].as_str().unwrap_or_default())?;
+        let (db, _, geometry) = crate::go::query::open_checked(path)?;
         let game = crate::go::solve::build_game(geometry.rows(), geometry.cols(), None)?;
         if db.len() != game.num_states() {
             bail!(
