@@ -8,7 +8,7 @@
 //! one-line message, or the protocol's error answer). Targets: Gomoku board diagrams and move
 //! lists; Go diagrams (setup and eyes), sizes, vertices and move lists; SGF; pbrain sessions; GTP
 //! sessions (with `loadsgf` of fuzzed files); `gomoku match` and `go match` record files; the
-//! command line of `stonelab`.
+//! Go solver's results databases, state tables and checkpoints; the command line of `stonelab`.
 //!
 //! The case counts are fixed (about a minute in all on two cores, release build); set
 //! `STONELAB_FUZZ_SCALE=N` to run N times as many cases with other seeds, e.g. overnight.
@@ -734,6 +734,134 @@ fn fuzz_command_lines() {
                 &dir,
                 Duration::from_secs(50),
                 "a fuzzed command line",
+            );
+        },
+    );
+    std::fs::remove_dir_all(&kept).unwrap();
+}
+
+/// CRC-32 (IEEE), bit by bit, to reseal fuzzed databases so that their contents get read.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// Recomputes a results database's two CRCs (layout: `crates/retro/src/db.rs`), when the header
+/// is still whole enough to say where they are.
+fn reseal_db(bytes: &mut [u8]) {
+    if bytes.len() < 32 {
+        return;
+    }
+    let meta_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    if 32 + meta_len > bytes.len() {
+        return;
+    }
+    let body = crc32(&bytes[32 + meta_len..]);
+    bytes[24..28].copy_from_slice(&body.to_le_bytes());
+    let meta = crc32(&bytes[32..32 + meta_len]);
+    bytes[28..32].copy_from_slice(&meta.to_le_bytes());
+}
+
+/// The solver's binary files: results databases (half of them resealed, so that their values and
+/// metadata are read), state tables and checkpoints, through `go query`, `go solve --states` and
+/// a resumed `go solve`.
+#[test]
+fn fuzz_solver_files() {
+    let dir = temp_dir("fuzz-solver-files");
+    let kept = dir.clone();
+    let at = |name: &str| dir.join(name).display().to_string();
+    common::stonelab_ok(&["go", "enumerate", "2x2", "--out", &at("good.st")]);
+    common::stonelab_ok(&["go", "solve", "2x2", "--out", &at("good.db")]);
+    let killed = Command::new(STONELAB)
+        .args([
+            "go",
+            "solve",
+            "3x3",
+            "--out",
+            &at("ck.db"),
+            "--checkpoint-secs",
+            "0",
+        ])
+        .args(["--abort-after-round", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), Some(137));
+    let checkpoint = std::fs::read_dir(dir.join("ck.db.ckpt"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "cnt"))
+        .expect("a checkpoint file");
+    let ck_name = checkpoint.file_name().unwrap().to_owned();
+    let seeds = [
+        std::fs::read(dir.join("good.db")).unwrap(),
+        std::fs::read(dir.join("good.st")).unwrap(),
+        std::fs::read(&checkpoint).unwrap(),
+    ];
+    let tokens: &[&[u8]] = &[
+        &[0xff; 4],
+        &[0; 4],
+        &[0x00, 0x80],
+        &[0xff, 0x7f],
+        &[0x7f],
+        &[0x80],
+        &[1, 0, 0, 0],
+        &[0xff; 8],
+    ];
+    let dir2 = dir.clone();
+    fuzz(
+        "solver files",
+        7,
+        300,
+        Duration::from_secs(60),
+        move |rng, slot| {
+            let kind = rng.below(3);
+            let mut input = mutate(rng, &[seeds[kind].as_slice()], tokens);
+            let args: Vec<&str> = match kind {
+                0 => {
+                    if rng.below(2) == 0 {
+                        reseal_db(&mut input);
+                    }
+                    std::fs::write(dir2.join("bad.db"), &input).unwrap();
+                    if rng.below(2) == 0 {
+                        vec!["go", "query", "bad.db"]
+                    } else {
+                        vec!["go", "query", "bad.db", "--moves", "A1 B2"]
+                    }
+                }
+                1 => {
+                    std::fs::write(dir2.join("bad.st"), &input).unwrap();
+                    if rng.below(2) == 0 {
+                        vec!["go", "solve", "2x2", "--states", "bad.st"]
+                    } else {
+                        vec!["go", "query", "good.db", "--states", "bad.st"]
+                    }
+                }
+                _ => {
+                    let _ = std::fs::remove_file(dir2.join("r.db"));
+                    let ckpt = dir2.join("r.db.ckpt");
+                    let _ = std::fs::remove_dir_all(&ckpt);
+                    std::fs::create_dir_all(&ckpt).unwrap();
+                    std::fs::write(ckpt.join(&ck_name), &input).unwrap();
+                    vec!["go", "solve", "3x3", "--out", "r.db"]
+                }
+            };
+            let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            *slot.lock().unwrap() = format!("{args:?}\n{}", show(&input));
+            run_checked(
+                &args,
+                &dir2,
+                Duration::from_secs(50),
+                "a fuzzed solver file",
             );
         },
     );
