@@ -103,3 +103,70 @@ fn tune_refuses_bad_records() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A labels file (`scripts/gomoku-label`'s format): soft results are fitted, the report counts the
+/// positions, and a value outside 0..=1 or a repeated move is refused with the line named.
+#[test]
+fn tune_fits_labelled_positions_and_refuses_bad_ones() {
+    let dir = temp("labels");
+    let labels = dir.join("labels.jsonl");
+    let head = r#"{"record":"stonelab gomoku labels","version":1,"size":15,"rule":"freestyle","brain":"x","turn_ms":100,"scale":200.0,"sources":[]}"#;
+    // Black's three in a row with White scattered: good for whoever has the row.
+    let mut text = format!("{head}\n");
+    let rows = [
+        (r#"[[7,7],[0,0],[8,7],[0,14]]"#, 0.9),
+        (r#"[[7,7],[0,0],[8,7],[0,14],[9,7]]"#, 0.1),
+        (r#"[[7,7],[0,0]]"#, 0.55),
+        (r#"[[7,7],[0,0],[7,8]]"#, 0.3),
+    ];
+    for (moves, value) in rows {
+        text.push_str(&format!(
+            "{{\"moves\":{moves},\"score\":\"0\",\"value\":{value}}}\n"
+        ));
+    }
+    std::fs::write(&labels, &text).unwrap();
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune",
+            labels.to_str().unwrap(),
+            "--epochs",
+            "100",
+            "--step",
+            "1",
+            "--holdout",
+            "0",
+            "--model",
+            "table",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["games"], 4);
+    assert_eq!(report["train_samples"], 4);
+    assert!(
+        report["train_loss_after"].as_f64().unwrap()
+            < report["train_loss_before"].as_f64().unwrap()
+    );
+    for (line, why) in [
+        (r#"{"moves":[[7,7]],"score":"0","value":1.5}"#, "value"),
+        (
+            r#"{"moves":[[7,7],[7,7]],"score":"0","value":0.5}"#,
+            "repeated",
+        ),
+        (
+            r#"{"moves":[[7,7],[15,2]],"score":"0","value":0.5}"#,
+            "off the board",
+        ),
+    ] {
+        std::fs::write(&labels, format!("{head}\n{line}\n")).unwrap();
+        let o = common::stonelab_with_input(&["gomoku", "tune", labels.to_str().unwrap()], "");
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("line 2") && err.contains(why), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -81,6 +81,18 @@ struct GameLine {
     note: Option<String>,
 }
 
+/// The `record` of a labels file (`scripts/gomoku-label`): positions with a stronger engine's
+/// value for the side to move.
+const LABELS_RECORD: &str = "stonelab gomoku labels";
+
+/// A labelled position: the moves from Black's first, and the expected result for the side to
+/// move (0..=1).
+#[derive(Clone, Debug, Deserialize)]
+struct LabelLine {
+    moves: Vec<[u8; 2]>,
+    value: f32,
+}
+
 /// Games are saved every this many.
 const SAVE_EVERY: usize = 20;
 
@@ -232,7 +244,8 @@ fn save_record(path: &Path, header: &Header, lines: &[GameLine]) -> anyhow::Resu
 
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
-    /// Game records: `gomoku selfplay` or `gomoku match` JSON Lines files (one board and rule)
+    /// Game records: `gomoku selfplay` or `gomoku match` JSON Lines files, or labelled positions
+    /// (`scripts/gomoku-label`: a stronger engine's value as a soft result); one board and rule
     #[arg(required = true)]
     records: Vec<PathBuf>,
     /// Positions left out at the start of every game, besides its opening
@@ -318,6 +331,47 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             );
         }
         board = Some((size, rule));
+        if head["record"].as_str() == Some(LABELS_RECORD) {
+            for (i, line) in lines.enumerate() {
+                let l: LabelLine = serde_json::from_str(line).with_context(|| {
+                    format!(
+                        "'{}' line {}: not a labelled position",
+                        path.display(),
+                        i + 2
+                    )
+                })?;
+                if !(0.0..=1.0).contains(&l.value) {
+                    bail!(
+                        "'{}' line {}: value {} not in 0..=1",
+                        path.display(),
+                        i + 2,
+                        l.value
+                    );
+                }
+                let moves: Vec<Point> = l.moves.iter().map(|m| Point::new(m[0], m[1])).collect();
+                games += 1;
+                let into = if games % every == 0 {
+                    &mut held
+                } else {
+                    &mut train
+                };
+                if !into.add_position(size, rule, &moves, l.value) {
+                    let bad = moves.iter().enumerate().any(|(k, p)| {
+                        usize::from(p.x) >= size
+                            || usize::from(p.y) >= size
+                            || moves[..k].contains(p)
+                    });
+                    if bad {
+                        bail!(
+                            "'{}' line {}: a move off the board or repeated",
+                            path.display(),
+                            i + 2
+                        );
+                    }
+                }
+            }
+            continue;
+        }
         for (i, line) in lines.enumerate() {
             let g: GameLine = serde_json::from_str(line)
                 .with_context(|| format!("'{}' line {}: not a game", path.display(), i + 2))?;

@@ -61,32 +61,14 @@ impl Samples {
     ) {
         let mut pos = Position::new(size, rule);
         let mut c = Color::Black;
-        let mut counts = vec![0i16; WEIGHTS];
         for (k, &p) in moves.iter().enumerate() {
-            // The search scores these at once and never evaluates them.
-            let decided = !pos.class_sets(c).five.is_empty()
-                || !pos.class_sets(!c).five.is_empty()
-                || !pos.class_sets(c).open_four.is_empty();
-            if k >= skip && !decided {
+            if k >= skip {
                 let result = match winner {
                     None => 0.5,
                     Some(w) if w == c => 1.0,
                     Some(_) => 0.0,
                 };
-                for i in pos.combinations(c) {
-                    counts[i] += 1;
-                }
-                for i in pos.combinations(!c) {
-                    counts[COMBINATIONS + i] -= 1;
-                }
-                for (i, n) in counts.iter_mut().enumerate() {
-                    if *n != 0 {
-                        self.features.push((i as u16, *n));
-                        *n = 0;
-                    }
-                }
-                self.starts.push(self.features.len() as u32);
-                self.results.push(result);
+                self.push(&pos, c, result);
             }
             if pos.stone(p).is_some() {
                 return;
@@ -94,6 +76,50 @@ impl Samples {
             pos.make(p, c);
             c = !c;
         }
+    }
+
+    /// Adds the position after `moves` (from Black's first; the side to move follows from their
+    /// number) with `value`, the expected result for the side to move in 0..=1 (a soft label, e.g.
+    /// a stronger engine's score through a sigmoid). Returns whether it was added: not when a move
+    /// is off the board or repeated, and not when the position is decided (as in
+    /// [`Samples::add_game`]).
+    pub fn add_position(&mut self, size: usize, rule: Rule, moves: &[Point], value: f32) -> bool {
+        let mut pos = Position::new(size, rule);
+        let mut c = Color::Black;
+        for &p in moves {
+            if usize::from(p.x) >= size || usize::from(p.y) >= size || pos.stone(p).is_some() {
+                return false;
+            }
+            pos.make(p, c);
+            c = !c;
+        }
+        self.push(&pos, c, value.clamp(0.0, 1.0))
+    }
+
+    /// One sample of `pos` with `s` to move, unless the search scores it at once (a five to make
+    /// or to block, a straight four to make) and so never evaluates it.
+    fn push(&mut self, pos: &Position, s: Color, result: f32) -> bool {
+        let decided = !pos.class_sets(s).five.is_empty()
+            || !pos.class_sets(!s).five.is_empty()
+            || !pos.class_sets(s).open_four.is_empty();
+        if decided {
+            return false;
+        }
+        let mut counts = vec![0i16; WEIGHTS];
+        for i in pos.combinations(s) {
+            counts[i] += 1;
+        }
+        for i in pos.combinations(!s) {
+            counts[COMBINATIONS + i] -= 1;
+        }
+        for (i, n) in counts.iter().enumerate() {
+            if *n != 0 {
+                self.features.push((i as u16, *n));
+            }
+        }
+        self.starts.push(self.features.len() as u32);
+        self.results.push(result);
+        true
     }
 
     fn features(&self, i: usize) -> &[(u16, i16)] {
@@ -360,11 +386,19 @@ mod tests {
         assert_eq!(fit(&samples, &start, &frozen, settings)[3], 0.0);
     }
 
-    /// The class design's starting parameters give the hand-set weights (waiting ones within the
-    /// file's rounding down).
+    /// The class design's starting parameters give the hand-set weights
+    /// (`data/eval-weights-handset.txt`, the engine's before any fit; waiting ones within the file's
+    /// rounding down).
     #[test]
     fn class_design_starts_at_the_hand_set_weights() {
-        let start = current_weights();
+        let pairs =
+            super::super::weights::parse(include_str!("../../data/eval-weights-handset.txt"))
+                .expect("valid weights");
+        let mut start = vec![0.0; WEIGHTS];
+        for (i, (a, b)) in pairs.into_iter().enumerate() {
+            start[i] = f64::from(a);
+            start[COMBINATIONS + i] = f64::from(b);
+        }
         let frozen: Vec<bool> = (0..WEIGHTS)
             .map(|k| super::super::cells::combinations()[k % COMBINATIONS][0] == Class::Five)
             .collect();
@@ -378,6 +412,31 @@ mod tests {
                 start[k]
             );
         }
+    }
+
+    /// A labelled position is one sample with its value, scored like a game's position; decided
+    /// positions and bad move lists are not added.
+    #[test]
+    fn labelled_positions() {
+        let pts = |v: &[(u8, u8)]| v.iter().map(|&(x, y)| Point::new(x, y)).collect::<Vec<_>>();
+        let mut samples = Samples::new();
+        let moves = pts(&[(7, 7), (0, 0), (8, 7), (0, 2)]);
+        assert!(samples.add_position(15, Rule::Freestyle, &moves, 0.75));
+        assert_eq!(samples.results, vec![0.75]);
+        let mut pos = Position::new(15, Rule::Freestyle);
+        let mut c = Color::Black;
+        for &p in &moves {
+            pos.make(p, c);
+            c = !c;
+        }
+        let w = current_weights();
+        assert_eq!(samples.eval(0, &w), f64::from(pos.evaluate(Color::Black)));
+        // Black to move with a straight four to make: decided, not a sample.
+        let four = pts(&[(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4)]);
+        assert!(!samples.add_position(15, Rule::Freestyle, &four, 0.5));
+        assert!(!samples.add_position(15, Rule::Freestyle, &pts(&[(7, 7), (7, 7)]), 0.5));
+        assert!(!samples.add_position(9, Rule::Freestyle, &pts(&[(9, 1)]), 0.5));
+        assert_eq!(samples.len(), 1);
     }
 
     /// A real game's samples: one per position after the skipped ones, none where a five is on
