@@ -15,7 +15,7 @@ use stonelab_retro::{db, sweep, Bounds, Edge, GameGraph};
 
 use crate::common::Format;
 
-/// Largest board (in points) the solver accepts: 4x5 needs about 20 GiB of edges in memory.
+/// Largest board (in points) the state table and both solvers accept (4x5).
 const MAX_POINTS: usize = 20;
 
 #[derive(clap::Args, Debug)]
@@ -115,8 +115,8 @@ pub enum Solver {
 pub fn build_game(rows: usize, cols: usize, states: Option<&Path>) -> anyhow::Result<GoGame> {
     if rows * cols > MAX_POINTS {
         bail!(
-            "board {rows}x{cols} has {} points; the solver keeps every edge in memory and stops at \
-             {MAX_POINTS} points (4x5 needs about 20 GiB; 5x5, about 8 TB: see BENCHMARKS.md)",
+            "board {rows}x{cols} has {} points; the state table stops at {MAX_POINTS} points (4x5); \
+             bigger boards need a cluster: see docs/go-solver.md",
             rows * cols
         );
     }
