@@ -355,19 +355,13 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
                 } else {
                     &mut train
                 };
-                if !into.add_position(size, rule, &moves, l.value) {
-                    let bad = moves.iter().enumerate().any(|(k, p)| {
-                        usize::from(p.x) >= size
-                            || usize::from(p.y) >= size
-                            || moves[..k].contains(p)
-                    });
-                    if bad {
-                        bail!(
-                            "'{}' line {}: a move off the board or repeated",
-                            path.display(),
-                            i + 2
-                        );
-                    }
+                if let Err(k) = into.add_position(size, rule, &moves, l.value) {
+                    bail!(
+                        "'{}' line {}: move {} is off the board or repeated",
+                        path.display(),
+                        i + 2,
+                        k + 1
+                    );
                 }
             }
             continue;

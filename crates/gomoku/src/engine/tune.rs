@@ -80,20 +80,26 @@ impl Samples {
 
     /// Adds the position after `moves` (from Black's first; the side to move follows from their
     /// number) with `value`, the expected result for the side to move in 0..=1 (a soft label, e.g.
-    /// a stronger engine's score through a sigmoid). Returns whether it was added: not when a move
-    /// is off the board or repeated, and not when the position is decided (as in
-    /// [`Samples::add_game`]).
-    pub fn add_position(&mut self, size: usize, rule: Rule, moves: &[Point], value: f32) -> bool {
+    /// a stronger engine's score through a sigmoid). Returns whether it was added (not when the
+    /// position is decided, as in [`Samples::add_game`]), or `Err(k)` when move `k` is off the
+    /// board or on a stone.
+    pub fn add_position(
+        &mut self,
+        size: usize,
+        rule: Rule,
+        moves: &[Point],
+        value: f32,
+    ) -> Result<bool, usize> {
         let mut pos = Position::new(size, rule);
         let mut c = Color::Black;
-        for &p in moves {
+        for (k, &p) in moves.iter().enumerate() {
             if usize::from(p.x) >= size || usize::from(p.y) >= size || pos.stone(p).is_some() {
-                return false;
+                return Err(k);
             }
             pos.make(p, c);
             c = !c;
         }
-        self.push(&pos, c, value.clamp(0.0, 1.0))
+        Ok(self.push(&pos, c, value.clamp(0.0, 1.0)))
     }
 
     /// One sample of `pos` with `s` to move, unless the search scores it at once (a five to make
@@ -155,7 +161,15 @@ impl Samples {
 /// The compiled-in weights as one vector: to-move weights, then waiting weights.
 #[must_use]
 pub fn current_weights() -> Vec<f64> {
-    let pairs = super::weights::parse(super::weights::WEIGHTS_FILE).expect("valid weights");
+    weights_of(super::weights::WEIGHTS_FILE)
+}
+
+/// A weights file's pairs as one vector: to-move weights, then waiting weights.
+///
+/// # Panics
+/// If `text` is not a valid weights file (it is compiled in).
+fn weights_of(text: &str) -> Vec<f64> {
+    let pairs = super::weights::parse(text).expect("valid weights");
     let mut w = vec![0.0; WEIGHTS];
     for (i, (a, b)) in pairs.into_iter().enumerate() {
         w[i] = f64::from(a);
@@ -391,14 +405,7 @@ mod tests {
     /// rounding down).
     #[test]
     fn class_design_starts_at_the_hand_set_weights() {
-        let pairs =
-            super::super::weights::parse(include_str!("../../data/eval-weights-handset.txt"))
-                .expect("valid weights");
-        let mut start = vec![0.0; WEIGHTS];
-        for (i, (a, b)) in pairs.into_iter().enumerate() {
-            start[i] = f64::from(a);
-            start[COMBINATIONS + i] = f64::from(b);
-        }
+        let start = weights_of(include_str!("../../data/eval-weights-handset.txt"));
         let frozen: Vec<bool> = (0..WEIGHTS)
             .map(|k| super::super::cells::combinations()[k % COMBINATIONS][0] == Class::Five)
             .collect();
@@ -421,7 +428,10 @@ mod tests {
         let pts = |v: &[(u8, u8)]| v.iter().map(|&(x, y)| Point::new(x, y)).collect::<Vec<_>>();
         let mut samples = Samples::new();
         let moves = pts(&[(7, 7), (0, 0), (8, 7), (0, 2)]);
-        assert!(samples.add_position(15, Rule::Freestyle, &moves, 0.75));
+        assert_eq!(
+            samples.add_position(15, Rule::Freestyle, &moves, 0.75),
+            Ok(true)
+        );
         assert_eq!(samples.results, vec![0.75]);
         let mut pos = Position::new(15, Rule::Freestyle);
         let mut c = Color::Black;
@@ -433,9 +443,19 @@ mod tests {
         assert_eq!(samples.eval(0, &w), f64::from(pos.evaluate(Color::Black)));
         // Black to move with a straight four to make: decided, not a sample.
         let four = pts(&[(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4)]);
-        assert!(!samples.add_position(15, Rule::Freestyle, &four, 0.5));
-        assert!(!samples.add_position(15, Rule::Freestyle, &pts(&[(7, 7), (7, 7)]), 0.5));
-        assert!(!samples.add_position(9, Rule::Freestyle, &pts(&[(9, 1)]), 0.5));
+        assert_eq!(
+            samples.add_position(15, Rule::Freestyle, &four, 0.5),
+            Ok(false)
+        );
+        let twice = pts(&[(7, 7), (7, 7)]);
+        assert_eq!(
+            samples.add_position(15, Rule::Freestyle, &twice, 0.5),
+            Err(1)
+        );
+        assert_eq!(
+            samples.add_position(9, Rule::Freestyle, &pts(&[(9, 1)]), 0.5),
+            Err(0)
+        );
         assert_eq!(samples.len(), 1);
     }
 
