@@ -74,11 +74,22 @@ fn move_list_is_drawn_as_a_diagram() {
     assert!(o.status.success());
     let out = stdout(&o);
     let rows: Vec<&str> = out.lines().collect();
-    assert_eq!(rows.len(), 15);
-    assert_eq!(&rows[7][7..8], "X");
-    assert_eq!(&rows[4][7..8], "x");
-    assert_eq!(&rows[8][7..8], "x");
-    assert_eq!(&rows[14][0..1], "O");
+    // With coordinates: row numbers from 1 at the bottom, column letters below.
+    assert_eq!(rows.len(), 16);
+    assert_eq!(&rows[7][..3], " 8 ");
+    assert_eq!(&rows[7][10..11], "X");
+    assert_eq!(&rows[4][10..11], "x");
+    assert_eq!(&rows[8][10..11], "x");
+    assert_eq!(&rows[14][..4], " 1 O");
+    assert_eq!(rows[15], "   abcdefghijklmno");
+    // The drawing (marks aside) reads back as the same position.
+    let again = run(&["gomoku", "threats", "-"], &out.replace('x', "."));
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(stdout(&again).replace('x', "."), out.replace('x', "."));
 }
 
 #[test]
@@ -145,4 +156,56 @@ fn bad_input_exits_2_with_one_line() {
     );
     assert_bad(&t, "", "empty input");
     assert_bad(&["gomoku", "lut", "21523359"], "", "outside");
+}
+
+/// `stonelab gomoku forbidden`: the three kinds of forbidden point in one position, as a diagram
+/// with the points marked and as JSON; bad input is one error line.
+#[test]
+fn forbidden_points_text_and_json() {
+    // Row 2: X X X . X X (overline at (6,2)); column 11: three stones and a gap making a double
+    // four with row 9's three (at (11,9)); (1,13)-(2,13) with (3,11)-(3,12): a double three at
+    // (3,13).
+    let rows = [
+        "...............",
+        "...............",
+        "...XXX.XX......",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...........X...",
+        "...........X...",
+        "........XXX....",
+        "...........X...",
+        "...X...........",
+        "...X...........",
+        ".XX............",
+        "...............",
+    ];
+    let text = rows.join("\n") + "\n";
+    let o = run(&["gomoku", "forbidden", "--format", "json"], &text);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["size"], 15);
+    assert_eq!(v["rule"], "renju");
+    assert_eq!(v["overline"], serde_json::json!([[6, 2]]));
+    assert_eq!(v["double_three"], serde_json::json!([[3, 13]]));
+    assert_eq!(v["double_four"], serde_json::json!([[11, 9]]));
+    assert_eq!(
+        v["forbidden"],
+        serde_json::json!([[6, 2], [11, 9], [3, 13]])
+    );
+    let o = run(&["gomoku", "forbidden"], &text);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[2], "...XXXxXX......");
+    assert_eq!(lines[13], ".XXx...........");
+    assert!(out.contains("double three: d2"), "{out}");
+    assert!(out.contains("overline: g13"), "{out}");
+    assert!(out.contains("double four: l6"), "{out}");
+    let o = run(&["gomoku", "forbidden", "--rule", "freestyle"], &text);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("renju"));
+    assert_bad(&["gomoku", "forbidden"], "h8 h8", "occupied");
+    assert_bad(&["gomoku", "forbidden", "--size", "30"], "h8", "size");
 }

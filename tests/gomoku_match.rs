@@ -154,3 +154,173 @@ fn a_hung_engine_loses_and_is_killed_with_its_group() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--rule renju`: the engines are told `INFO rule 4`, and Black's forbidden move (a double three,
+/// played by a fake brain) ends the game as a loss for Black.
+#[test]
+fn renju_forbidden_move_loses() {
+    let dir = temp_dir("gomoku-renju");
+    let log = dir.join("log");
+    let fake = dir.join("fake.sh");
+    std::fs::write(
+        &fake,
+        format!(
+            "while read -r line; do echo \"$line\" >> {log}\n\
+             case \"$line\" in\n\
+             START*) echo OK;;\n\
+             BEGIN*|TURN*|DONE*) echo 7,7;;\n\
+             END*) exit 0;;\n\
+             esac; done\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    // Black (to move) has a double three at (7,7): (5,7) (6,7) across, (7,5) (7,6) down.
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "5,7 0,0 6,7 14,0 7,5 0,14 7,6 14,14\n").unwrap();
+    let fake = format!("sh {}", fake.display());
+    let (_, b) = players();
+    let openings = openings.display().to_string();
+    let report = stonelab_json(&[
+        "gomoku",
+        "match",
+        "--a",
+        &fake,
+        "--b",
+        &b,
+        "--size",
+        "15",
+        "--rule",
+        "renju",
+        "--games",
+        "1",
+        "--turn-ms",
+        "200",
+        "--openings",
+        &openings,
+        "--format",
+        "json",
+    ]);
+    let game = &report["games"][0];
+    assert_eq!(game["black"], "a", "{report}");
+    assert_eq!(game["end"], "forbidden", "{report}");
+    assert_eq!(game["winner"], "b", "{report}");
+    assert!(
+        game["note"].as_str().unwrap().contains("double three"),
+        "{report}"
+    );
+    assert_eq!(report["rule"], "renju");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("INFO rule 4"), "{told}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--psq-dir` and `--sgf-dir`: every game played is written in both formats, the moves match the
+/// JSON report, and the position readers take the files back.
+#[test]
+fn games_are_written_as_psq_and_sgf() {
+    let dir = temp_dir("gomoku-records");
+    let (a, b) = players();
+    let psq = dir.join("psq");
+    let sgf = dir.join("sgf");
+    let (psq_s, sgf_s) = (psq.display().to_string(), sgf.display().to_string());
+    let report = stonelab_json(&match_args(
+        &a,
+        &b,
+        &[
+            "--games",
+            "2",
+            "--turn-ms",
+            "200",
+            "--format",
+            "json",
+            "--psq-dir",
+            &psq_s,
+            "--sgf-dir",
+            &sgf_s,
+        ],
+    ));
+    for (i, game) in report["games"].as_array().unwrap().iter().enumerate() {
+        let moves: Vec<stonelab_gomoku::Point> = game["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                stonelab_gomoku::Point::new(
+                    m[0].as_u64().unwrap() as u8,
+                    m[1].as_u64().unwrap() as u8,
+                )
+            })
+            .collect();
+        let name = format!("game-{:04}", i + 1);
+        let text = std::fs::read_to_string(psq.join(format!("{name}.psq"))).unwrap();
+        let record = stonelab_gomoku::records::parse_psq(&text).unwrap();
+        assert_eq!(record.size, 9);
+        let read: Vec<_> = record.moves.iter().map(|m| m.0).collect();
+        assert_eq!(read, moves, "{text}");
+        let text = std::fs::read_to_string(sgf.join(format!("{name}.sgf"))).unwrap();
+        assert!(
+            text.starts_with("(;FF[4]GM[4]") && text.contains("SZ[9]RU[freestyle]"),
+            "{text}"
+        );
+        let record = stonelab_gomoku::records::parse_sgf(&text).unwrap();
+        let read: Vec<_> = record.moves.iter().map(|m| m.0).collect();
+        assert_eq!(read, moves, "{text}");
+        let winner = game["winner"].as_str();
+        let black = game["black"].as_str();
+        if winner.is_some() {
+            let colour = if winner == black { "RE[B+" } else { "RE[W+" };
+            assert!(text.contains(colour), "{text}");
+        }
+        // The readers take both files as positions.
+        for ext in ["psq", "sgf"] {
+            let path = dir.join(ext).join(format!("{name}.{ext}"));
+            common::stonelab_ok(&["gomoku", "threats", &path.display().to_string()]);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--opening-rule swap2`: the openings are made through SWAP2BOARD; each game's record says who
+/// placed what and who took which colour, its first stones are the swap2 stones, and the header
+/// names the rule (a record of a plain match is refused for it).
+#[test]
+fn swap2_openings_are_negotiated() {
+    let dir = temp_dir("gomoku-swap2");
+    let record = dir.join("m.jsonl");
+    let engine = format!("{PBRAIN} --nodes 3000 --quiet");
+    let report = play(
+        &engine,
+        &engine,
+        &record,
+        &["--games", "2", "--opening-rule", "swap2"],
+    );
+    for game in report["games"].as_array().unwrap() {
+        let note = game["swap2"].as_str().unwrap_or_else(|| panic!("{game}"));
+        let stones = game["opening_stones"].as_u64().unwrap();
+        assert!((3..=6).contains(&stones), "{game}");
+        assert!(note.contains("placed 3"), "{note}");
+        assert!(game["moves"].as_array().unwrap().len() as u64 >= stones);
+        assert_ne!(game["end"], "illegal_move", "{game}");
+    }
+    let header = std::fs::read_to_string(&record).unwrap();
+    assert!(header
+        .lines()
+        .next()
+        .unwrap()
+        .contains("\"opening_rule\":\"swap2\""));
+    let path = record.display().to_string();
+    let args = match_args(&engine, &engine, &["--turn-ms", "200", "--record", &path]);
+    common::stonelab_err(&args, "line 1");
+    // Openings of another length are refused.
+    let openings = dir.join("o.txt");
+    std::fs::write(&openings, "7,7 8,8\n").unwrap();
+    let o = openings.display().to_string();
+    let args = match_args(
+        &engine,
+        &engine,
+        &["--opening-rule", "swap2", "--openings", &o],
+    );
+    common::stonelab_err(&args, "three stones");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

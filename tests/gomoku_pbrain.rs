@@ -82,7 +82,7 @@ fn protocol_through_both_programs() {
                 "RECTSTART 20,20",
                 "PLAY 3,3",
                 "FOO",
-                "INFO rule 4",
+                "INFO rule 8",
                 "INFO unknown_key 5",
                 "END",
                 "ABOUT",
@@ -115,7 +115,7 @@ fn protocol_through_both_programs() {
         assert_eq!(out[10], "OK");
         assert_eq!(out[11], "3,3");
         assert!(out[12].starts_with("UNKNOWN"), "{out:?}");
-        assert!(out[13].starts_with("ERROR") && out[13].contains("renju"));
+        assert!(out[13].starts_with("ERROR") && out[13].contains("caro"));
         assert_eq!(out.len(), 14, "nothing after END: {out:?}");
     }
 }
@@ -124,7 +124,7 @@ fn protocol_through_both_programs() {
 fn brain_move(grid: &Grid, me: Color, rule: Rule) -> Point {
     let n = grid.size();
     let mut lines = vec![
-        format!("INFO rule {}", if rule == Rule::Standard { 1 } else { 0 }),
+        format!("INFO rule {}", rule.gomocup_bits()),
         format!("START {n}"),
         "BOARD".to_string(),
     ];
@@ -165,6 +165,80 @@ fn plays_a_five_and_blocks_a_four() {
         fives.contains(m),
         "{m:?} does not block {:?}",
         fives.iter().collect::<Vec<_>>()
+    );
+}
+
+/// Renju (`INFO rule 4`): Black's four-four at (6,7) wins in freestyle and is forbidden in renju.
+/// The brain as Black does not play it, `YXSHOWFORBID` lists it (`FORBID 0607.` before the move),
+/// and the brain as White takes a four whose only block is forbidden to Black.
+#[test]
+fn renju_forbidden_points_in_the_brain() {
+    let black = [(3, 7), (4, 7), (5, 7), (6, 4), (6, 5), (6, 6)];
+    let white = [(2, 7), (6, 3), (0, 0), (0, 2), (14, 14), (14, 12)];
+    let mut lines = vec!["INFO rule 4".to_string(), "START 15".into(), "BOARD".into()];
+    for (b, w) in black.iter().zip(&white) {
+        lines.push(format!("{},{},1", b.0, b.1));
+        lines.push(format!("{},{},2", w.0, w.1));
+    }
+    lines.push("DONE".into());
+    let mut before = lines.clone();
+    before.truncate(before.len() - 1);
+    for l in ["YXSHOWFORBID", "END"] {
+        lines.push(l.into());
+    }
+    let program = [BRAIN, "--nodes", "20000"];
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let out = session(&program, &refs);
+    assert_eq!(out[0], "OK");
+    assert_ne!(
+        point(&out[1]),
+        Point::new(6, 7),
+        "played the forbidden four-four"
+    );
+    assert!(
+        out[2].starts_with("FORBID ") && out[2].ends_with('.'),
+        "{out:?}"
+    );
+    // The same board under freestyle: the four-four is played at once.
+    let mut free = refs.clone();
+    free[0] = "INFO rule 0";
+    let out = session(&program, &free[..free.len() - 2]);
+    assert_eq!(point(&out[1]), Point::new(6, 7));
+    // The forbidden points before Black's move, in Yixin's format (YXBOARD: no move is made).
+    let mut show: Vec<&str> = before.iter().map(String::as_str).collect();
+    show[2] = "YXBOARD";
+    show.extend(["DONE", "YXSHOWFORBID", "END"]);
+    let out = session(&program, &show);
+    assert_eq!(out[1..], ["FORBID 0607."], "{out:?}");
+
+    // White to move: White (0,7) makes a four whose five point (4,7) is an overline for Black.
+    let black = [(4, 4), (4, 5), (4, 6), (4, 8), (4, 9), (5, 7), (13, 13)];
+    let white = [(1, 7), (2, 7), (3, 7), (0, 14), (14, 0), (10, 14)];
+    let mut lines = vec!["INFO rule 4".to_string(), "START 15".into(), "BOARD".into()];
+    for &(x, y) in &white {
+        lines.push(format!("{x},{y},1"));
+    }
+    for &(x, y) in &black {
+        lines.push(format!("{x},{y},2"));
+    }
+    lines.extend(["DONE".into(), "END".into()]);
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let out = session(&program, &refs);
+    assert_eq!(point(&out[1]), Point::new(0, 7), "{out:?}");
+}
+
+/// A BOARD the brain cannot be to move in (it has more stones than the opponent) is an `ERROR`.
+#[test]
+fn impossible_board_is_an_error() {
+    let out = session(
+        &[BRAIN, "--nodes", "1000"],
+        &[
+            "START 15", "BOARD", "7,7,1", "8,8,1", "7,8,2", "DONE", "END",
+        ],
+    );
+    assert!(
+        out[1].starts_with("ERROR") && out[1].contains("impossible"),
+        "{out:?}"
     );
 }
 
@@ -370,8 +444,11 @@ fn match_takes_gomocup_rule_numbers_and_rejects_others() {
     let m = match_json(&engine, &random, 2, 9, &["--rule", "1"]);
     assert_eq!(m["rule"], "standard");
     assert_eq!(m["games"].as_array().unwrap().len(), 2);
+    let m = match_json(&engine, &random, 2, 9, &["--rule", "4"]);
+    assert_eq!(m["rule"], "renju");
+    assert_eq!(m["games"].as_array().unwrap().len(), 2);
     let out = common::stonelab(&[
-        "gomoku", "match", "--a", &engine, "--b", &random, "--rule", "4",
+        "gomoku", "match", "--a", &engine, "--b", &random, "--rule", "8",
     ]);
     assert_eq!(out.status.code(), Some(2));
     let out = common::stonelab(&[

@@ -9,7 +9,7 @@ use stonelab_gomoku::games::{bench_positions, nearby_move, Rng};
 use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::{self, Limits, Mode};
 use stonelab_gomoku::{
-    tables::reference, Bitboard, Board, Color, LineCodes, PatternTable, Point, Rule,
+    renju, tables::reference, Bitboard, Board, Color, LineCodes, PatternTable, Point, Rule,
     ThreatMaskTable,
 };
 
@@ -27,7 +27,10 @@ const MOVES: usize = 8;
     codes), threats_full_ns (every line looked up: the seed's loop), threats_incremental_ns (bringing the\n\
     threat set up to date after one make), pattern_tracking_ns (the same for the per-colour class sets,\n\
     when tracked), naive_ns (the reference scanner), speedup_vs_naive\n\
-    (naive_ns / threats_full_ns). Times are medians over the positions.\n\n\
+    (naive_ns / threats_full_ns), renju_fouls_ns (Black's forbidden points of the whole board under\n\
+    renju, crates/gomoku/src/renju.rs), renju_fouls_reference_ns (the cell-walking reference on every\n\
+    empty point, first 100 positions; the two must agree), renju_table_bytes (the renju window table).\n\
+    Times are medians over the positions.\n\n\
     Threat-space search over the committed suite (tests/data/gomoku/tss_suite.txt, both rules, whatever\n\
     --rule says): tss_suite_ms (total time, median of 3 runs), tss_max_ms (slowest position),\n\
     tss_nodes_per_s, and alphabeta_suite_ms for a plain alpha-beta over four and three moves (no\n\
@@ -63,6 +66,9 @@ struct Figures {
     pattern_tracking_ns: f64,
     naive_ns: f64,
     speedup_vs_naive: f64,
+    renju_fouls_ns: f64,
+    renju_fouls_reference_ns: f64,
+    renju_table_bytes: usize,
     tss_positions: usize,
     tss_suite_ms: f64,
     tss_max_ms: f64,
@@ -122,12 +128,23 @@ struct PositionTimes {
     incremental: Vec<f64>,
     tracking: Vec<f64>,
     naive: Vec<f64>,
+    fouls: Vec<f64>,
+    fouls_reference: Vec<f64>,
 }
+
+/// Positions whose forbidden points the cell-walking reference also finds (it is slow).
+const REFERENCE_FOUL_POSITIONS: usize = 100;
 
 impl PositionTimes {
     /// Times the operations on `board` (a bench position, `color` to move) with `MOVES` candidate
     /// moves near its stones, drawn from `rng`.
-    fn add(&mut self, mut board: Board, color: Color, rule: Rule, rng: &mut Rng) {
+    fn add(
+        &mut self,
+        mut board: Board,
+        color: Color,
+        rule: Rule,
+        rng: &mut Rng,
+    ) -> anyhow::Result<()> {
         let candidates: Vec<Point> = (0..MOVES)
             .filter_map(|_| nearby_move(&board, rng))
             .collect();
@@ -154,6 +171,26 @@ impl PositionTimes {
         let start = Instant::now();
         black_box(reference::threats(black_box(&grid), rule));
         self.naive.push(start.elapsed().as_nanos() as f64);
+        let fast = renju::fouls(&board);
+        self.fouls.push(per_call(|| {
+            black_box(renju::fouls(black_box(&board)));
+        }));
+        if self.fouls_reference.len() < REFERENCE_FOUL_POSITIONS {
+            let start = Instant::now();
+            let slow: Vec<(Point, renju::Foul)> = grid
+                .points()
+                .filter(|&p| grid.get(p).is_none())
+                .filter_map(|p| renju::reference::foul(&grid, p).map(|f| (p, f)))
+                .collect();
+            self.fouls_reference.push(start.elapsed().as_nanos() as f64);
+            if fast != slow {
+                anyhow::bail!(
+                    "renju forbidden points differ from the reference on bench position {}",
+                    self.fouls_reference.len()
+                );
+            }
+        }
+        Ok(())
     }
 }
 
@@ -176,7 +213,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             board.make(p, color);
             color = !color;
         }
-        times.add(board, color, rule, &mut rng);
+        times.add(board, color, rule, &mut rng)?;
     }
     let suite = suite_figures();
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
@@ -195,6 +232,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         pattern_tracking_ns: median(times.tracking),
         naive_ns,
         speedup_vs_naive: naive_ns / threats_full_ns,
+        renju_fouls_ns: median(times.fouls),
+        renju_fouls_reference_ns: median(times.fouls_reference),
+        renju_table_bytes: renju::ShapeTable::get().bytes(),
         tss_positions: suite.positions,
         tss_suite_ms: suite.tss_ms,
         tss_max_ms: suite.tss_max_ms,
@@ -230,6 +270,9 @@ fn print_text(f: &Figures) -> Result<(), crate::common::OutputError> {
         ("pattern_tracking_ns", f.pattern_tracking_ns),
         ("naive_ns", f.naive_ns),
         ("speedup_vs_naive", f.speedup_vs_naive),
+        ("renju_fouls_ns", f.renju_fouls_ns),
+        ("renju_fouls_reference_ns", f.renju_fouls_reference_ns),
+        ("renju_table_bytes", f.renju_table_bytes as f64),
         ("tss_positions", f.tss_positions as f64),
         ("tss_suite_ms", f.tss_suite_ms),
         ("tss_max_ms", f.tss_max_ms),

@@ -31,7 +31,9 @@ use stonelab_gomoku::engine::Position;
 use stonelab_gomoku::{Color, Point, Rule, MAX_SIZE, MIN_SIZE};
 
 use super::RuleArg;
-use crate::arena::{progress_bar, Elo, EngineProcess, Numbered, ReadError, Record};
+use crate::arena::{
+    progress_bar, write_atomically, Elo, EngineProcess, Numbered, ReadError, Record,
+};
 use crate::common::{print_json, Format};
 
 #[derive(clap::Args, Debug)]
@@ -75,9 +77,32 @@ pub struct Args {
     /// arguments; only the games it lacks are played, and all are reported
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// How each game's opening is made: `none` (the openings file's stones, or an empty board) or
+    /// `swap2` (Gomocup's swap2, spoken through SWAP2BOARD: the first player, A in odd games,
+    /// places three stones, or takes them from --openings; the second answers SWAP to take Black,
+    /// a move as White, or two more stones, after which the first answers SWAP or a move as White)
+    #[arg(long = "opening-rule", value_enum, default_value_t = OpeningRule::None)]
+    pub opening_rule: OpeningRule,
+    /// Folder to write every game played to as Piskvork `.psq` (`game-0001.psq`, ...; made if
+    /// missing)
+    #[arg(long = "psq-dir", value_name = "DIR")]
+    pub psq_dir: Option<PathBuf>,
+    /// Folder to write every game played to as SGF (`game-0001.sgf`, FF[4] GM[4] with SZ and RU)
+    #[arg(long = "sgf-dir", value_name = "DIR")]
+    pub sgf_dir: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// How the opening of each game is made.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OpeningRule {
+    /// The openings file's stones (or an empty board); colours alternate by game
+    #[default]
+    None,
+    /// Gomocup's swap2, through SWAP2BOARD
+    Swap2,
 }
 
 /// Which engine.
@@ -94,6 +119,8 @@ enum Side {
 enum End {
     Five,
     BoardFull,
+    /// Renju: Black played a forbidden point (double-three, double-four, overline) and loses.
+    Forbidden,
     IllegalMove,
     Timeout,
     EngineError,
@@ -114,6 +141,12 @@ struct Game {
     /// Stones of the opening at the start of `moves`.
     opening_stones: usize,
     note: Option<String>,
+    /// Milliseconds each move after the opening took (records from before this field have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    ms: Vec<u64>,
+    /// Under `--opening-rule swap2`: who placed which stones and who swapped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    swap2: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -156,6 +189,9 @@ struct Header<'a> {
     openings: Option<&'a str>,
     max_memory: u64,
     threads: u32,
+    /// `swap2`; left out when the openings are played as given (so older records still match).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opening_rule: Option<&'static str>,
 }
 
 /// A pbrain engine in a child process of its own group.
@@ -361,12 +397,33 @@ fn play_game(setup: &Setup, number: u32) -> anyhow::Result<Game> {
         moves: opening.iter().map(|p| [p.x, p.y]).collect(),
         opening_stones: opening.len(),
         note: None,
+        ms: Vec::new(),
+        swap2: None,
     };
     // An engine that refuses START loses before the first move.
     let started = [Side::A, Side::B]
         .into_iter()
         .try_for_each(|side| start(&mut engines[side.slot()], setup, side));
     match started {
+        Ok(()) if args.opening_rule == OpeningRule::Swap2 => {
+            match swap2(&mut engines, setup, black, opening) {
+                Ok((stones, black, note)) => {
+                    game.moves = stones.iter().map(|p| [p.x, p.y]).collect();
+                    game.opening_stones = stones.len();
+                    game.black = black;
+                    game.swap2 = Some(note);
+                    for e in &mut engines {
+                        e.synced = false;
+                    }
+                    play_moves(&mut engines, setup, &stones, &mut game);
+                }
+                Err((side, end, why)) => {
+                    game.winner = Some(side.other());
+                    game.end = end;
+                    game.note = Some(format!("engine {side:?}: swap2: {why}"));
+                }
+            }
+        }
         Ok(()) => play_moves(&mut engines, setup, opening, &mut game),
         Err((side, why)) => {
             game.winner = Some(side.other());
@@ -378,6 +435,126 @@ fn play_game(setup: &Setup, number: u32) -> anyhow::Result<Game> {
         e.finish();
     }
     Ok(game)
+}
+
+/// The time an engine has for one answer: the turn, plus the turn again (at least a second) of
+/// grace.
+fn answer_limit(turn_ms: u64) -> Duration {
+    Duration::from_millis(turn_ms.saturating_add(turn_ms.max(1000)))
+}
+
+/// What swap2 made: the stones (Black first, alternating), who is Black, and a note of the choices.
+type Swap2Opening = (Vec<Point>, Side, String);
+
+/// Gomocup's swap2 through `SWAP2BOARD`: `first` places three stones (unless `given` holds them),
+/// the other answers `SWAP` (it takes Black), a move as White, or two more stones; after two more,
+/// `first` answers `SWAP` (it takes Black) or a move as White. The stones placed (Black first,
+/// alternating), who is Black, and a note of the choices; or the side that answered badly.
+fn swap2(
+    engines: &mut [Engine; 2],
+    setup: &Setup,
+    first: Side,
+    given: &[Point],
+) -> Result<Swap2Opening, (Side, End, String)> {
+    let n = setup.args.size;
+    let limit = answer_limit(setup.args.turn_ms);
+    let second = first.other();
+    // Asks `side` about `stones`: the stones of the colour it has by default (Black for the first
+    // player) are its own (field 1).
+    let mut ask = |side: Side, stones: &[Point], want: &[usize]| {
+        let own_black = side == first;
+        let mut lines = vec!["SWAP2BOARD".to_string()];
+        for (i, p) in stones.iter().enumerate() {
+            let black = i % 2 == 0;
+            let field = if black == own_black { 1 } else { 2 };
+            lines.push(format!("{},{},{field}", p.x, p.y));
+        }
+        lines.push("DONE".to_string());
+        let e = &mut engines[side.slot()];
+        if let Some(t) = e.answered {
+            std::thread::sleep(SETTLE.saturating_sub(t.elapsed()));
+        }
+        for l in &lines {
+            if !e.send(l) {
+                return Err((side, End::EngineError, "the engine closed its input".into()));
+            }
+        }
+        let line = e
+            .answer_line(limit)
+            .map_err(|(end, why)| (side, end, why))?;
+        e.answered = Some(Instant::now());
+        if line.eq_ignore_ascii_case("SWAP") && want.contains(&0) {
+            return Ok(Vec::new());
+        }
+        let mut points = Vec::new();
+        for token in line.split_whitespace() {
+            match parse_answer(token, n) {
+                Answer::Move(p) if !stones.contains(&p) && !points.contains(&p) => points.push(p),
+                Answer::Move(p) => {
+                    return Err((side, End::IllegalMove, format!("{},{} is taken", p.x, p.y)))
+                }
+                Answer::Bad(end, why) => return Err((side, end, why)),
+            }
+        }
+        if !want.contains(&points.len()) {
+            return Err((side, End::IllegalMove, format!("answered '{line}'")));
+        }
+        Ok(points)
+    };
+    let mut stones = given.to_vec();
+    let mut note = Vec::new();
+    // Who placed the last stones (blamed for a five among them).
+    let mut placer = first;
+    if stones.is_empty() {
+        stones = ask(first, &stones, &[3])?;
+        note.push(format!("{first:?} placed 3"));
+    } else {
+        note.push("3 from the openings".to_string());
+    }
+    let answer = ask(second, &stones, &[0, 1, 2])?;
+    if !answer.is_empty() {
+        placer = second;
+    }
+    let black = match answer.len() {
+        0 => {
+            note.push(format!("{second:?} took Black"));
+            second
+        }
+        1 => {
+            note.push(format!("{second:?} took White"));
+            stones.extend(answer);
+            first
+        }
+        _ => {
+            note.push(format!("{second:?} placed 2"));
+            stones.extend(answer);
+            let answer = ask(first, &stones, &[0, 1])?;
+            if answer.is_empty() {
+                note.push(format!("{first:?} took Black"));
+                first
+            } else {
+                note.push(format!("{first:?} took White"));
+                stones.extend(answer);
+                placer = first;
+                second
+            }
+        }
+    };
+    let mut grid = stonelab_gomoku::Grid::new(n).expect("size checked");
+    let mut colour = Color::Black;
+    for &p in &stones {
+        grid.set(p, Some(colour));
+        colour = !colour;
+    }
+    let referee = stonelab_gomoku::search::referee::Referee::new(&grid, setup.rule);
+    if let Some(c) = Color::ALL.into_iter().find(|&c| referee.has_five(c)) {
+        return Err((
+            placer,
+            End::IllegalMove,
+            format!("the opening stones hold a five of {}", c.name()),
+        ));
+    }
+    Ok((stones, black, note.join("; ")))
 }
 
 impl Side {
@@ -411,7 +588,7 @@ fn start(e: &mut Engine, setup: &Setup, side: Side) -> Result<(), (Side, String)
         Ok(l) => return Err((side, format!("engine {side:?} answered START with '{l}'"))),
         Err((_, why)) => return Err((side, format!("engine {side:?}: START: {why}"))),
     }
-    let rule_bits = if setup.rule == Rule::Standard { 1 } else { 0 };
+    let rule_bits = setup.rule.gomocup_bits();
     for info in [
         format!("INFO timeout_turn {}", args.turn_ms),
         "INFO timeout_match 0".to_string(),
@@ -447,7 +624,7 @@ fn move_request(e: &Engine, pos: &Position, me: Color) -> Vec<String> {
 fn play_moves(engines: &mut [Engine; 2], setup: &Setup, opening: &[Point], game: &mut Game) {
     let n = setup.args.size;
     let turn_ms = setup.args.turn_ms;
-    let limit = Duration::from_millis(turn_ms.saturating_add(turn_ms.max(1000)));
+    let limit = answer_limit(turn_ms);
     let mut pos = Position::new(n, setup.rule);
     let mut colour = Color::Black;
     for &p in opening {
@@ -475,16 +652,36 @@ fn play_moves(engines: &mut [Engine; 2], setup: &Setup, opening: &[Point], game:
         let e = &mut engines[to_move.slot()];
         let request = move_request(e, &pos, me);
         e.synced = true;
-        let (end, note) = match e.request(&request, limit, n) {
+        let asked = Instant::now();
+        let answer = e.request(&request, limit, n);
+        game.ms.push(asked.elapsed().as_millis() as u64);
+        let (end, note) = match answer {
             Answer::Move(p) if pos.stone(p).is_none() => {
                 let five = pos.makes_five(p, me);
+                let foul = if five || !pos.has_fouls(me) {
+                    None
+                } else {
+                    stonelab_gomoku::renju::foul(pos.board(), p)
+                };
                 pos.make(p, me);
-                game.moves.push([p.x, p.y]);
-                if !five {
-                    to_move = to_move.other();
-                    continue;
+                if let Some(foul) = foul {
+                    game.moves.push([p.x, p.y]);
+                    (
+                        End::Forbidden,
+                        Some(format!(
+                            "engine {to_move:?} (Black) played {}, forbidden ({})",
+                            stonelab_gomoku::point_name(p, n),
+                            foul.name().replace('_', " ")
+                        )),
+                    )
+                } else {
+                    game.moves.push([p.x, p.y]);
+                    if !five {
+                        to_move = to_move.other();
+                        continue;
+                    }
+                    (End::Five, None)
                 }
-                (End::Five, None)
             }
             Answer::Move(p) => (
                 End::IllegalMove,
@@ -524,6 +721,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(path) => read_openings(path, args.size, args.rule.into())?,
         None => vec![Vec::new()],
     };
+    if args.opening_rule == OpeningRule::Swap2 {
+        if let Some(i) = openings.iter().position(|o| !o.is_empty() && o.len() != 3) {
+            bail!(
+                "--opening-rule swap2 needs openings of three stones; opening {} has {}",
+                i + 1,
+                openings[i].len()
+            );
+        }
+    }
     let setup = Setup {
         args: &args,
         rule: args.rule.into(),
@@ -569,6 +775,7 @@ fn header<'a>(setup: &Setup<'a>) -> Header<'a> {
         openings: args.openings.as_deref(),
         max_memory: args.max_memory,
         threads: args.threads,
+        opening_rule: (args.opening_rule == OpeningRule::Swap2).then_some("swap2"),
     }
 }
 
@@ -590,6 +797,7 @@ fn play_games(
                     if let Some(r) = record.lock().expect("no poisoned lock").as_mut() {
                         r.push(&game)?;
                     }
+                    write_game_files(setup, &game)?;
                     Ok(game)
                 });
                 if let Some(b) = &bar {
@@ -607,6 +815,59 @@ fn play_games(
         .expect("no poisoned lock")
         .into_iter()
         .collect()
+}
+
+/// Writes `game` to the `--psq-dir` and `--sgf-dir` folders (if given), each file atomically.
+fn write_game_files(setup: &Setup, game: &Game) -> anyhow::Result<()> {
+    let args = setup.args;
+    let (black, white) = match game.black {
+        Side::A => (&args.a, &args.b),
+        Side::B => (&args.b, &args.a),
+    };
+    let moves: Vec<Point> = game.moves.iter().map(|m| Point::new(m[0], m[1])).collect();
+    if let Some(dir) = &args.psq_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--psq-dir: cannot make '{}'", dir.display()))?;
+        let opening = game.opening_stones;
+        let timed: Vec<(Point, u64)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let ms = i.checked_sub(opening).and_then(|k| game.ms.get(k));
+                (p, ms.copied().unwrap_or(0))
+            })
+            .collect();
+        let text = stonelab_gomoku::records::to_psq(args.size, &timed, black, white);
+        let path = dir.join(format!("game-{:04}.psq", game.number));
+        write_atomically(&path, text.as_bytes()).with_context(|| "--psq-dir")?;
+    }
+    if let Some(dir) = &args.sgf_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--sgf-dir: cannot make '{}'", dir.display()))?;
+        let result = match game.winner {
+            None => "0".to_string(),
+            Some(w) => {
+                let colour = if w == game.black { 'B' } else { 'W' };
+                let how = match game.end {
+                    End::Five => "",
+                    End::Timeout => "T",
+                    _ => "F",
+                };
+                format!("{colour}+{how}")
+            }
+        };
+        let text = stonelab_gomoku::records::to_sgf(
+            args.size,
+            setup.rule,
+            &moves,
+            black,
+            white,
+            Some(&result),
+        );
+        let path = dir.join(format!("game-{:04}.sgf", game.number));
+        write_atomically(&path, text.as_bytes()).with_context(|| "--sgf-dir")?;
+    }
+    Ok(())
 }
 
 /// The match's summary, as JSON or text.

@@ -4,6 +4,7 @@ use clap::Subcommand;
 
 pub mod bench;
 pub mod bench_engine;
+pub mod forbidden;
 pub mod lut;
 pub mod matches;
 pub mod pbrain;
@@ -21,6 +22,10 @@ pub enum RuleArg {
     /// Exactly five wins; an overline neither wins nor counts as a five point (also `1`).
     #[value(alias = "1")]
     Standard,
+    /// Renju: Black wins by exactly five and may not play a double-three, a double-four or an
+    /// overline; White wins by five or more (also `4`)
+    #[value(alias = "4")]
+    Renju,
 }
 
 impl From<RuleArg> for stonelab_gomoku::Rule {
@@ -28,6 +33,7 @@ impl From<RuleArg> for stonelab_gomoku::Rule {
         match r {
             RuleArg::Freestyle => stonelab_gomoku::Rule::Freestyle,
             RuleArg::Standard => stonelab_gomoku::Rule::Standard,
+            RuleArg::Renju => stonelab_gomoku::Rule::Renju,
         }
     }
 }
@@ -40,6 +46,8 @@ pub enum Command {
     /// line), else a point after which the line holds two five points (an open four); the union over
     /// both colours and all lines.
     Threats(threats::Args),
+    /// Black's forbidden points under renju (double-three, double-four, overline)
+    Forbidden(forbidden::Args),
     /// Print entries of the seed's skew-ternary line table as `INDEX DIGITS LINE 0bMASK`
     Lut(lut::Args),
     /// Time the line tables on a fixed set of positions from plausible games
@@ -70,6 +78,7 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Threats(args) => threats::run(args),
+        Command::Forbidden(args) => forbidden::run(args),
         Command::Lut(args) => lut::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Solve(args) => solve::run(args),

@@ -67,5 +67,5 @@ pub fn run(args: &Args) -> std::io::Result<()> {
     };
     let stdout = std::io::stdout();
     let mut brain = Brain::new(stdout.lock(), options);
-    brain.run(std::io::stdin().lock())
+    brain.run(std::io::BufReader::new(std::io::stdin()))
 }

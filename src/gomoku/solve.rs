@@ -5,7 +5,9 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use serde::Serialize;
 use stonelab_gomoku::search::referee::Referee;
-use stonelab_gomoku::{parse_game, solve, Color, Limits, Mode, Point, MAX_SIZE, MIN_SIZE};
+use stonelab_gomoku::{
+    parse_game, point_name, solve, Color, Limits, Mode, Point, MAX_SIZE, MIN_SIZE,
+};
 
 use super::RuleArg;
 use crate::common::{print_json, read_input, Format};
@@ -32,7 +34,8 @@ pub enum AttackerArg {
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Input: as for `gomoku threats` (a .XO diagram, the seed's glyphs, or a move list).\n\
+    after_help = "Input: as for `gomoku threats` (a .XO diagram, the seed's glyphs, a move list, or a .psq \
+    or SGF game record).\n\
     The side to move follows from the stone counts: Black moves when they are equal, White when Black has\n\
     one more (other counts need --attacker). The attacker moves\n\
     first; when --attacker names the side not to move, the search is the threat that side faces if the\n\
@@ -76,11 +79,6 @@ struct Report {
     sequence: Vec<[u8; 2]>,
     nodes: u64,
     ms: u64,
-}
-
-/// A point in move-list notation: column letter from `a`, row 1 at the bottom.
-fn notation(p: Point, size: usize) -> String {
-    format!("{}{}", char::from(b'a' + p.x), size - p.y as usize)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -153,7 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let mut out = String::new();
             if outcome.proof.is_some() {
                 out.push_str("win\n");
-                let moves: Vec<String> = sequence.iter().map(|&p| notation(p, n)).collect();
+                let moves: Vec<String> = sequence.iter().map(|&p| point_name(p, n)).collect();
                 out.push_str(&moves.join(" "));
                 out.push('\n');
             } else {

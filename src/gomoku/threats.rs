@@ -12,8 +12,11 @@ use crate::common::{print_json, read_input, Format};
     a diagram of '.' empty, 'X' black, 'O' white, one line per row, top row first;\n  \
     the seed's glyphs: '●' black, '○' white, any of ┌┬┐├┼┤└┴┘ empty;\n  \
     a move list such as 'h8 i9 h9': column letter from a, row 1 at the bottom, Black first, ending at\n  \
-    its first five at the latest.\n\n\
-    Text output draws the board in the input's style (a move list as a .XO diagram) with every threat\n\
+    its first five at the latest;\n  \
+    a game record: Piskvork .psq ('Piskvorky 15x15, ...' then x,y,ms lines) or SGF (FF[4] GM[4], SZ,\n  \
+    AB/AW setup, B/W moves of the main line).\n\n\
+    Text output draws the board in the input's style (a move list or a record as a .XO diagram with\n\
+    coordinates: rows from 1 at the bottom, columns from a) with every threat\n\
     point shown as 'x'. JSON output: {\"size\",\"rule\",\"threats\":[[x,y],...],\"black\":{\"five\",\"open_four\"},\n\
     \"white\":{...}} with (0,0) the top-left point, lists sorted by y then x; the colour lists are unfiltered.")]
 pub struct Args {

@@ -37,14 +37,18 @@ mod board;
 mod core;
 pub mod engine;
 pub mod games;
+pub mod renju;
 pub mod search;
 pub mod tables;
 
 pub use crate::core::bitboard::{Bitboard, MAX_SIZE, MIN_SIZE};
 pub use crate::core::color::Color;
 pub use crate::core::grid::{BadSize, Grid};
-pub use crate::core::notation::{parse_game, parse_position, render, NotationError, Parsed, Style};
+pub use crate::core::notation::{
+    parse_game, parse_position, point_name, render, NotationError, Parsed, Style,
+};
 pub use crate::core::point::{Direction, Point};
+pub use crate::core::records;
 pub use crate::core::rule::{Rule, UnknownRule};
 pub use board::{Board, PatternSets};
 pub use search::line_threats::{line_threats, Threat, ThreatKind};

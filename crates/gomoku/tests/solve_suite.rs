@@ -18,7 +18,8 @@ const SUITE: &str = include_str!("../../../tests/data/gomoku/tss_suite.txt");
 fn suite_results_match() {
     let entries = parse_suite(SUITE);
     for mode in [Mode::Vcf, Mode::Vct] {
-        for rule in Rule::ALL {
+        // Renju threat search (forbidden points in the sequences) is not in the suite yet.
+        for rule in [Rule::Freestyle, Rule::Standard] {
             let n = entries
                 .iter()
                 .filter(|e| e.mode == mode && e.rule == rule)
@@ -138,7 +139,7 @@ fn notation(moves: &[Point]) -> String {
 #[ignore]
 fn generate_suite() {
     let mut rng = Rng::new(2002);
-    for rule in Rule::ALL {
+    for rule in [Rule::Freestyle, Rule::Standard] {
         let (mut vcf_win, mut vcf_no, mut vct_win, mut vct_no) = (0, 0, 0, 0);
         let mut seed = 0;
         while vcf_win < 13 || vcf_no < 5 || vct_win < 13 || vct_no < 5 {

@@ -4,13 +4,15 @@
 //! is flushed.
 
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use stonelab_gomoku::engine::players::{greedy_move, player_rng, random_move, Xorshift64Star};
 use stonelab_gomoku::engine::time::Clock;
-use stonelab_gomoku::engine::{Budget, Decision, Engine};
+use stonelab_gomoku::engine::{Budget, Engine, Reason, MATE};
 use stonelab_gomoku::search::referee::Referee;
-use stonelab_gomoku::{Bitboard, Color, Grid, Point, Rule, MAX_SIZE, MIN_SIZE};
+use stonelab_gomoku::{point_name, Bitboard, Color, Grid, Point, Rule, MAX_SIZE, MIN_SIZE};
 
 use super::command::{parse, Command, Info};
 
@@ -63,19 +65,40 @@ pub struct Brain<W: Write> {
     size: usize,
     /// Stones of an open `BOARD` block, and the first error in it.
     board_block: Option<BoardBlock>,
+    /// An open `YXBLOCK` (true) or `YXBLOCKUNDO` (false) block: its points so far, its first error.
+    block_block: Option<(bool, Vec<Point>, Option<String>)>,
+    /// Points the brain may not choose (`YXBLOCK`).
+    excluded: Bitboard,
+    /// Set by the input reader on `YXSTOP`: the engine's search stops.
+    abort: Arc<AtomicBool>,
     /// The random and greedy players' generator.
     rng: Xorshift64Star,
 }
 
-/// The stone lines of an open `BOARD` block (point, field) and the first error in it.
-type BoardBlock = (Vec<(Point, u8)>, Option<String>);
+/// An open `BOARD`, `YXBOARD` or `SWAP2BOARD` block: its stone lines (point, field), the first error
+/// in it, and what `DONE` does.
+type BoardBlock = (Vec<(Point, u8)>, Option<String>, AtDone);
+
+/// What `DONE` does after a position block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AtDone {
+    /// `BOARD`: the brain moves.
+    Move,
+    /// `YXBOARD`: the position is only set.
+    Nothing,
+    /// `SWAP2BOARD`: the brain answers the swap2 opening's next step.
+    Swap2,
+}
+
+/// Swap2: with 3 stones, a score (White to move) within this of even gets two more stones.
+const SWAP2_EVEN: i32 = 60;
+
+/// Balanced three-stone openings for swap2's first step (15x15, centred; shifted for other sizes):
+/// the match openings judged by Rapfi (`docs/matches/openings-15-freestyle.txt`).
+const OPENINGS: &str = include_str!("../../../docs/matches/openings-15-freestyle.txt");
 
 /// Longest answer line, in characters (an `ERROR` echoing a huge input line is cut).
 const MAX_ANSWER: usize = 200;
-
-/// The brain's own stones are Black, the opponent's White (the rules here are symmetric).
-const OWN: Color = Color::Black;
-const OPPONENT: Color = Color::White;
 
 impl<W: Write> Brain<W> {
     #[must_use]
@@ -92,13 +115,29 @@ impl<W: Write> Brain<W> {
             engine: None,
             size: 0,
             board_block: None,
+            block_block: None,
+            excluded: Bitboard::EMPTY,
+            abort: Arc::new(AtomicBool::new(false)),
             rng: player_rng(seed),
         }
     }
 
-    /// Reads lines until `END` or the end of input, answering each.
-    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
-        for line in input.lines() {
+    /// Reads lines until `END` or the end of input, answering each. A reader thread takes the
+    /// lines in, so that a `YXSTOP` stops a search in progress.
+    pub fn run(&mut self, input: impl BufRead + Send + 'static) -> std::io::Result<()> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let abort = Arc::clone(&self.abort);
+        std::thread::spawn(move || {
+            for line in input.lines() {
+                if matches!(&line, Ok(l) if l.trim().eq_ignore_ascii_case("YXSTOP")) {
+                    abort.store(true, Ordering::Relaxed);
+                }
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        for line in rx {
             let line = match line {
                 Ok(l) => l,
                 Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
@@ -116,12 +155,16 @@ impl<W: Write> Brain<W> {
 
     /// Answers one line. Returns false after `END`.
     pub fn handle(&mut self, line: &str) -> std::io::Result<bool> {
+        if self.block_block.is_some() {
+            self.block_line(line)?;
+            return Ok(true);
+        }
         let in_board = self.board_block.is_some();
         let command = match parse(line, in_board) {
             Ok(Some(c)) => c,
             Ok(None) => return Ok(true),
             Err(e) => {
-                if let Some((_, error)) = &mut self.board_block {
+                if let Some((_, error, _)) = &mut self.board_block {
                     error.get_or_insert(e.0);
                     return Ok(true);
                 }
@@ -153,32 +196,51 @@ impl<W: Write> Brain<W> {
                 }
             }
             Command::Turn(p) => {
-                if let Err(why) = self.place(p, OPPONENT) {
+                if let Err(why) = self.place(p) {
                     self.say(&format!("ERROR {why}"))?;
                 } else {
                     self.answer()?;
                 }
             }
             Command::Play(p) => {
-                if let Err(why) = self.place(p, OWN) {
+                if let Err(why) = self.place(p) {
                     self.say(&format!("ERROR {why}"))?;
                 } else {
                     self.say(&format!("{},{}", p.x, p.y))?;
                 }
             }
             Command::Takeback(p) => self.takeback(p)?,
-            Command::Board => {
+            Command::Board | Command::YxBoard | Command::Swap2Board => {
                 if self.engine.is_none() {
                     self.say("ERROR no game: send START first")?;
                     // Swallow the block anyway so its lines do not read as commands.
                 }
-                self.board_block = Some((Vec::new(), None));
+                let at_done = match command {
+                    Command::Board => AtDone::Move,
+                    Command::YxBoard => AtDone::Nothing,
+                    _ => AtDone::Swap2,
+                };
+                self.board_block = Some((Vec::new(), None, at_done));
             }
+            Command::Nbest(k) => self.nbest(k)?,
+            // The reader set the abort flag when it read the line, so a search asked for before it
+            // has stopped; the flag is cleared when the line's turn comes.
+            Command::Stop => self.abort.store(false, Ordering::Relaxed),
+            Command::Block => self.block_block = Some((true, Vec::new(), None)),
+            Command::BlockUndo => self.block_block = Some((false, Vec::new(), None)),
+            Command::BlockReset => {
+                self.excluded = Bitboard::EMPTY;
+                if let Some(e) = &mut self.engine {
+                    e.set_excluded(Bitboard::EMPTY);
+                }
+            }
+            Command::SearchDefend => self.search_defend()?,
             Command::BoardLine(p, field) => match &mut self.board_block {
-                Some((lines, _)) => lines.push((p, field)),
+                Some((lines, _, _)) => lines.push((p, field)),
                 None => self.say("ERROR a stone line outside BOARD")?,
             },
             Command::Done => self.done()?,
+            Command::ShowForbid => self.show_forbid()?,
             Command::Unknown(word) => self.say(&format!("UNKNOWN command '{word}'"))?,
         }
         Ok(true)
@@ -214,6 +276,8 @@ impl<W: Write> Brain<W> {
         let table = self.clock.table_bytes(self.options.table_bytes);
         let mut engine = Engine::new(self.size, self.rule, table);
         engine.set_threads(self.options.threads);
+        engine.set_abort(Arc::clone(&self.abort));
+        engine.set_excluded(self.excluded);
         for (p, c) in stones {
             engine.make(p, c);
         }
@@ -240,15 +304,14 @@ impl<W: Write> Brain<W> {
                 }
             }
             Info::Rule(bits) => {
-                if bits & 4 != 0 {
-                    return self
-                        .say("ERROR renju is not supported (rule 0 freestyle, 1 exactly five)");
-                }
                 if bits & 8 != 0 {
-                    return self
-                        .say("ERROR caro is not supported (rule 0 freestyle, 1 exactly five)");
+                    return self.say(
+                        "ERROR caro is not supported (rule 0 freestyle, 1 exactly five, 4 renju)",
+                    );
                 }
-                let rule = if bits & 1 != 0 {
+                let rule = if bits & 4 != 0 {
+                    Rule::Renju
+                } else if bits & 1 != 0 {
                     Rule::Standard
                 } else {
                     Rule::Freestyle
@@ -278,8 +341,38 @@ impl<W: Write> Brain<W> {
         Ok(())
     }
 
-    /// Puts a stone of `c` on `p`, or says why not.
-    fn place(&mut self, p: Point, c: Color) -> Result<(), String> {
+    /// The colour to move: Black after an even number of stones.
+    fn to_move(&self) -> Color {
+        let stones = self
+            .engine
+            .as_ref()
+            .map_or(0, |e| e.position().stone_count());
+        if stones % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// `YXSHOWFORBID`: `FORBID ` and every point forbidden to Black as `xxyy` (two digits each),
+    /// then `.`; no points under freestyle and standard.
+    fn show_forbid(&mut self) -> std::io::Result<()> {
+        let Some(engine) = &self.engine else {
+            return self.say("ERROR no game: send START first");
+        };
+        let mut line = String::from("FORBID ");
+        if self.rule == Rule::Renju {
+            for (p, _) in stonelab_gomoku::renju::fouls(engine.position().board()) {
+                line.push_str(&format!("{:02}{:02}", p.x, p.y));
+            }
+        }
+        line.push('.');
+        self.say(&line)
+    }
+
+    /// Puts a stone of the colour to move on `p`, or says why not.
+    fn place(&mut self, p: Point) -> Result<(), String> {
+        let c = self.to_move();
         let Some(engine) = &mut self.engine else {
             return Err("no game: send START first".into());
         };
@@ -315,7 +408,7 @@ impl<W: Write> Brain<W> {
     }
 
     fn done(&mut self) -> std::io::Result<()> {
-        let Some((lines, error)) = self.board_block.take() else {
+        let Some((lines, error, at_done)) = self.board_block.take() else {
             return self.say("ERROR DONE without BOARD");
         };
         if self.engine.is_none() {
@@ -327,6 +420,23 @@ impl<W: Write> Brain<W> {
         let n = self.size;
         let mut seen = Bitboard::EMPTY;
         let mut stones = Vec::new();
+        let own_count = lines.iter().filter(|l| l.1 == 1).count();
+        let their_count = lines.iter().filter(|l| l.1 == 2).count();
+        // After BOARD the brain moves next: it is Black with as many stones as the opponent, White
+        // with one fewer. After YXBOARD it may also have just moved (one stone more: Black).
+        let diff = their_count as i64 - own_count as i64;
+        let impossible = |brain: &str| {
+            format!(
+                "ERROR in BOARD: impossible position ({own_count} own stones, {their_count} \
+                 opponent's): {brain}"
+            )
+        };
+        let (own, theirs) = match diff {
+            0 | -1 => (Color::Black, Color::White),
+            1 => (Color::White, Color::Black),
+            _ => return self.say(&impossible("the stone counts differ by more than one")),
+        };
+        let think = at_done == AtDone::Move;
         for (p, field) in lines {
             if usize::from(p.x) >= n || usize::from(p.y) >= n {
                 return self.say(&format!("ERROR in BOARD: {},{} is off the board", p.x, p.y));
@@ -336,85 +446,324 @@ impl<W: Write> Brain<W> {
             }
             seen.insert(p);
             match field {
-                1 => stones.push((p, OWN)),
-                2 => stones.push((p, OPPONENT)),
+                // Swap2: the stones are the opening's, Black first, in the order given.
+                1 | 2 if at_done == AtDone::Swap2 => {
+                    let c = if stones.len() % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    stones.push((p, c));
+                }
+                1 => stones.push((p, own)),
+                2 => stones.push((p, theirs)),
                 _ => {} // a mark of continuous games, not a stone
             }
         }
+        if let Some(c) = Self::finished(n, self.rule, &stones) {
+            return self.say(&format!(
+                "ERROR in BOARD: the game is over ({} has five in a row)",
+                if c == own {
+                    "the brain"
+                } else {
+                    "the opponent"
+                }
+            ));
+        }
+        if think && diff < 0 {
+            return self.say(&impossible(
+                "the brain to move has as many stones as the opponent or one fewer",
+            ));
+        }
         self.new_game(stones);
+        match at_done {
+            AtDone::Move => self.answer(),
+            AtDone::Nothing => Ok(()),
+            AtDone::Swap2 => self.swap2(),
+        }
+    }
+
+    /// One line of an open `YXBLOCK` / `YXBLOCKUNDO` block: a point, or `DONE`.
+    fn block_line(&mut self, line: &str) -> std::io::Result<()> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Ok(());
+        }
+        let Some((add, points, error)) = &mut self.block_block else {
+            return Ok(());
+        };
+        if !line.eq_ignore_ascii_case("DONE") {
+            match super::command::parse_point(line) {
+                Ok(p) => points.push(p),
+                Err(e) => {
+                    error.get_or_insert(e.0);
+                }
+            }
+            return Ok(());
+        }
+        let (add, points, error) = (*add, std::mem::take(points), error.take());
+        self.block_block = None;
+        if let Some(e) = error {
+            return self.say(&format!("ERROR in YXBLOCK: {e}"));
+        }
+        for p in points {
+            if usize::from(p.x) >= MAX_SIZE || usize::from(p.y) >= MAX_SIZE {
+                return self.say(&format!(
+                    "ERROR in YXBLOCK: {},{} is off the board",
+                    p.x, p.y
+                ));
+            }
+            if add {
+                self.excluded.insert(p);
+            } else {
+                self.excluded.remove(p);
+            }
+        }
+        if let Some(e) = &mut self.engine {
+            e.set_excluded(self.excluded);
+        }
+        Ok(())
+    }
+
+    /// Why the brain cannot move now (no game, a full board, a five on it), or `None`.
+    fn cannot_move(&self) -> Option<String> {
+        let Some(engine) = &self.engine else {
+            return Some("ERROR no game: send START first".into());
+        };
+        let pos = engine.position();
+        if pos.stone_count() == pos.size() * pos.size() {
+            return Some("ERROR the board is full".into());
+        }
+        let own = self.to_move();
+        self.five().map(|c| {
+            let who = if c == own {
+                "the brain"
+            } else {
+                "the opponent"
+            };
+            format!("ERROR the game is over: {who} has five in a row")
+        })
+    }
+
+    /// The time or node budget of the brain's next move.
+    fn budget(&self) -> Budget {
+        let empties = self.engine.as_ref().map_or(1, |e| {
+            let pos = e.position();
+            pos.size() * pos.size() - pos.stone_count()
+        });
+        match self.options.nodes {
+            Some(nodes) => Budget::nodes(nodes),
+            None => Budget::time(Duration::from_millis(self.clock.move_ms(empties))),
+        }
+    }
+
+    /// A line of moves in renju notation (`h8 i9 ...`).
+    fn names(&self, line: &[Point]) -> String {
+        line.iter()
+            .map(|&p| point_name(p, self.size))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// `YXNBEST k`: the `k` best moves by alpha-beta as `MESSAGE (i) score | depth | pv` lines, then
+    /// the best is played.
+    fn nbest(&mut self, k: usize) -> std::io::Result<()> {
+        if let Some(why) = self.cannot_move() {
+            return self.say(&why);
+        }
+        if k == 0 || self.options.player != Player::Engine {
+            return self.answer();
+        }
+        let own = self.to_move();
+        let budget = self.budget();
+        let engine = self.engine.as_mut().expect("checked above");
+        let lines = engine.think_lines(own, k, budget);
+        let Some(first) = lines.first().map(|l| l.best) else {
+            return self.answer();
+        };
+        for (i, l) in lines.iter().enumerate() {
+            let text = format!(
+                "MESSAGE ({}) {} | {} | {}",
+                i + 1,
+                l.score,
+                l.depth,
+                self.names(&l.pv)
+            );
+            self.say(&text)?;
+        }
+        if let Some(e) = self.engine.as_mut() {
+            e.make(first, own);
+        }
+        self.say(&format!("{},{}", first.x, first.y))
+    }
+
+    /// `YXSEARCHDEFEND`: the moves after which the opponent has no threat sequence, as
+    /// `MESSAGE defend h8 ...` (`MESSAGE defend: no threat` when it has none), then the brain's move.
+    fn search_defend(&mut self) -> std::io::Result<()> {
+        if let Some(why) = self.cannot_move() {
+            return self.say(&why);
+        }
+        if self.options.player == Player::Engine {
+            let own = self.to_move();
+            let budget = self.budget();
+            let engine = self.engine.as_mut().expect("checked above");
+            let text = match engine.threat_defences(own, budget) {
+                None => "MESSAGE defend: no threat".to_string(),
+                Some(v) if v.is_empty() => "MESSAGE defend: none found".to_string(),
+                Some(v) => format!("MESSAGE defend {}", self.names(&v)),
+            };
+            self.say(&text)?;
+        }
         self.answer()
+    }
+
+    /// `SWAP2BOARD` ... `DONE`: on an empty board, three opening stones (`x,y x,y x,y`, Black,
+    /// White, Black); with three stones (the brain is the second player), `SWAP` (it takes Black),
+    /// a move as White, or two more stones when the position is near even; with five stones (the
+    /// first player's choice), `SWAP` or a move as White.
+    fn swap2(&mut self) -> std::io::Result<()> {
+        let Some(engine) = self.engine.as_mut() else {
+            return self.say("ERROR no game: send START first");
+        };
+        let n = self.size;
+        let stones = engine.position().stone_count();
+        match stones {
+            0 => {
+                let opening = swap2_opening(n, &mut self.rng);
+                let mut c = Color::Black;
+                for &p in &opening {
+                    engine.make(p, c);
+                    c = !c;
+                }
+                let text: Vec<String> =
+                    opening.iter().map(|p| format!("{},{}", p.x, p.y)).collect();
+                self.say(&text.join(" "))
+            }
+            3 | 5 => {
+                if let Some(why) = self.cannot_move() {
+                    return self.say(&why);
+                }
+                let budget = self.budget();
+                let half = Budget {
+                    time: budget.time.map(|t| t / 2),
+                    nodes: budget.nodes.map(|n| (n / 2).max(1)),
+                };
+                let engine = self.engine.as_mut().expect("checked above");
+                let d = engine.think(Color::White, if stones == 3 { half } else { budget });
+                let value = match d.reason {
+                    Reason::Five | Reason::OpenFour | Reason::Vcf | Reason::Vct => MATE,
+                    _ => d.score.unwrap_or(0),
+                };
+                if stones == 3 && value.abs() <= SWAP2_EVEN {
+                    engine.make(d.best, Color::White);
+                    let b = engine.think(Color::Black, half).best;
+                    engine.make(b, Color::Black);
+                    self.say(&format!("{},{} {},{}", d.best.x, d.best.y, b.x, b.y))
+                } else if value < 0 {
+                    self.say("SWAP")
+                } else {
+                    engine.make(d.best, Color::White);
+                    self.say(&format!("{},{}", d.best.x, d.best.y))
+                }
+            }
+            k => self.say(&format!("ERROR SWAP2BOARD needs 0, 3 or 5 stones, not {k}")),
+        }
+    }
+
+    /// The colour with a five among `stones` under `rule`, if any.
+    fn finished(n: usize, rule: Rule, stones: &[(Point, Color)]) -> Option<Color> {
+        let mut grid = Grid::new(n).ok()?;
+        for &(p, c) in stones {
+            grid.set(p, Some(c));
+        }
+        let referee = Referee::new(&grid, rule);
+        Color::ALL.into_iter().find(|&c| referee.has_five(c))
     }
 
     /// The side with a five on the board under the game's rule, if any (the game is then over).
     fn five(&self) -> Option<Color> {
         let pos = self.engine.as_ref()?.position();
-        let mut grid = Grid::new(pos.size()).ok()?;
-        for &(p, c) in pos.moves() {
-            grid.set(p, Some(c));
-        }
-        let referee = Referee::new(&grid, self.rule);
-        Color::ALL.into_iter().find(|&c| referee.has_five(c))
+        Self::finished(pos.size(), self.rule, pos.moves())
     }
 
     /// Chooses and prints the brain's move.
     fn answer(&mut self) -> std::io::Result<()> {
         let started = Instant::now();
         let player = self.options.player;
-        let Some(engine) = self.engine.as_mut() else {
-            return self.say("ERROR no game: send START first");
-        };
-        let pos = engine.position();
-        let n = pos.size();
-        let empties = n * n - pos.stone_count();
-        if empties == 0 {
-            return self.say("ERROR the board is full");
+        let own = self.to_move();
+        if let Some(why) = self.cannot_move() {
+            return self.say(&why);
         }
-        if let Some(c) = self.five() {
-            let who = if c == OWN {
-                "the brain"
-            } else {
-                "the opponent"
-            };
-            return self.say(&format!("ERROR the game is over: {who} has five in a row"));
-        }
-        let decision = match player {
-            Player::Engine => {
-                let budget = match self.options.nodes {
-                    Some(nodes) => Budget::nodes(nodes),
-                    None => Budget::time(Duration::from_millis(self.clock.move_ms(empties))),
-                };
-                let engine = self.engine.as_mut().expect("checked above");
-                Some(engine.think(OWN, budget))
-            }
-            Player::Random(_) => None,
-            Player::Greedy(_) => None,
-        };
+        let budget = self.budget();
         let engine = self.engine.as_mut().expect("checked above");
+        let decision = match player {
+            Player::Engine => Some(engine.think(own, budget)),
+            Player::Random(_) | Player::Greedy(_) => None,
+        };
         let best = match (&decision, player) {
             (Some(d), _) => d.best,
-            (None, Player::Greedy(_)) => greedy_move(engine.position(), OWN, &mut self.rng),
+            (None, Player::Greedy(_)) => greedy_move(engine.position(), own, &mut self.rng),
             (None, _) => random_move(engine.position(), &mut self.rng),
         };
-        engine.make(best, OWN);
+        engine.make(best, own);
         if self.options.messages {
-            if let Some(Decision {
-                reason,
-                score,
-                depth,
-                nodes,
-                ..
-            }) = decision
-            {
-                let score = score.map_or("-".to_string(), |s| s.to_string());
+            if let Some(d) = decision {
+                let score = d.score.map_or("-".to_string(), |s| s.to_string());
                 let ms = started.elapsed().as_millis();
+                let per_ms = u128::from(d.nodes) / ms.max(1);
                 self.say(&format!(
-                    "MESSAGE {} depth {depth} score {score} nodes {nodes} ms {ms}",
-                    reason.name()
+                    "MESSAGE {} depth {} score {score} nodes {} ms {ms} n/ms {per_ms} pv {}",
+                    d.reason.name(),
+                    d.depth,
+                    d.nodes,
+                    self.names(&d.pv)
                 ))?;
             }
         }
         self.say(&format!("{},{}", best.x, best.y))
     }
+}
+
+/// Swap2's first step: a balanced three-stone opening (Black, White, Black) from [`OPENINGS`],
+/// chosen at random, moved from the 15x15 centre to this board's.
+fn swap2_opening(size: usize, rng: &mut Xorshift64Star) -> Vec<Point> {
+    let openings: Vec<Vec<(i32, i32)>> = OPENINGS
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|t| {
+                    let (x, y) = t.split_once(',')?;
+                    Some((x.parse().ok()?, y.parse().ok()?))
+                })
+                .collect()
+        })
+        .filter(|o: &Vec<(i32, i32)>| o.len() == 3)
+        .collect();
+    let shift = size as i32 / 2 - 7;
+    let inside = |&(x, y): &(i32, i32)| {
+        (0..size as i32).contains(&(x + shift)) && (0..size as i32).contains(&(y + shift))
+    };
+    let fitting: Vec<&Vec<(i32, i32)>> = openings.iter().filter(|o| o.iter().all(inside)).collect();
+    let c = (size / 2) as i32;
+    let fallback = vec![(c, c), (c - 1, c - 1), (c + 1, c - 1)];
+    let chosen = if fitting.is_empty() {
+        &fallback
+    } else {
+        fitting[rng.below(fitting.len())]
+    };
+    chosen
+        .iter()
+        .map(|&(x, y)| {
+            let (x, y) = if fitting.is_empty() {
+                (x, y)
+            } else {
+                (x + shift, y + shift)
+            };
+            Point::new(x as u8, y as u8)
+        })
+        .collect()
 }
 
 /// The threads to search with for a requested `n`: at least 1, at most the machine's cores; and
@@ -449,6 +798,148 @@ mod tests {
             .filter(|l| !l.starts_with("MESSAGE"))
             .map(str::to_string)
             .collect()
+    }
+
+    /// Like `session`, MESSAGE lines kept.
+    fn session_with_messages(lines: &[&str], options: Options) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut brain = Brain::new(&mut out, options);
+        for line in lines {
+            if !brain.handle(line).unwrap() {
+                break;
+            }
+        }
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn yxblock_keeps_the_brain_off_the_listed_points() {
+        let out = session(
+            &[
+                "START 15",
+                "YXBLOCK",
+                "7,7",
+                "8,8",
+                "DONE",
+                "BEGIN",
+                "YXBLOCKUNDO",
+                "7,7",
+                "DONE",
+                "RESTART",
+                "BEGIN",
+                "YXBLOCKRESET",
+                "YXBLOCK",
+                "x",
+                "DONE",
+            ],
+            quick(),
+        );
+        assert_eq!(out[0], "OK");
+        let first = parse_point(&out[1]).unwrap();
+        assert!(first != p(7, 7) && first != p(8, 8), "{out:?}");
+        assert_eq!(out[2], "OK");
+        assert_eq!(out[3], "7,7", "unblocked again: {out:?}");
+        assert!(out[4].starts_with("ERROR in YXBLOCK"), "{out:?}");
+    }
+
+    #[test]
+    fn yxnbest_reports_distinct_lines_and_plays_the_first() {
+        let out =
+            session_with_messages(&["START 15", "TURN 7,7", "TURN 9,9", "YXNBEST 3"], quick());
+        let lines: Vec<&String> = out.iter().filter(|l| l.starts_with("MESSAGE (")).collect();
+        assert_eq!(lines.len(), 3, "{out:?}");
+        let firsts: Vec<&str> = lines
+            .iter()
+            .map(|l| l.rsplit(" | ").next().unwrap().split(' ').next().unwrap())
+            .collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        let played = parse_point(out.last().unwrap()).unwrap();
+        assert_eq!(point_name(played, 15), firsts[0], "{out:?}");
+    }
+
+    #[test]
+    fn yxsearchdefend_lists_the_defences_of_an_open_three() {
+        // The opponent (White, to move after us... we are Black with 3 stones each) has an open
+        // three on row 3: the defences include its ends.
+        let out = session_with_messages(
+            &[
+                "START 15",
+                "YXBOARD",
+                "0,14,1",
+                "5,3,2",
+                "14,14,1",
+                "6,3,2",
+                "14,0,1",
+                "7,3,2",
+                "DONE",
+                "YXSEARCHDEFEND",
+            ],
+            quick(),
+        );
+        let defend = out
+            .iter()
+            .find(|l| l.starts_with("MESSAGE defend"))
+            .unwrap();
+        assert!(defend.contains("e12") || defend.contains("i12"), "{out:?}");
+        let reply = parse_point(out.last().unwrap()).unwrap();
+        assert!(
+            [p(3, 3), p(4, 3), p(8, 3), p(9, 3)].contains(&reply),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn swap2_opening_steps() {
+        let out = session(&["START 15", "SWAP2BOARD", "DONE"], quick());
+        let stones: Vec<Point> = out[1].split(' ').map(|t| parse_point(t).unwrap()).collect();
+        assert_eq!(stones.len(), 3, "{out:?}");
+        assert!(stones[0] != stones[1] && stones[1] != stones[2] && stones[0] != stones[2]);
+        // Three stones: SWAP, a move, or two moves, on empty points.
+        let mut lines = vec!["START 15".to_string(), "SWAP2BOARD".to_string()];
+        for (i, q) in stones.iter().enumerate() {
+            lines.push(format!("{},{},{}", q.x, q.y, 1 + i % 2));
+        }
+        lines.push("DONE".into());
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let out = session(&refs, quick());
+        let answer = &out[1];
+        if answer != "SWAP" {
+            for t in answer.split(' ') {
+                assert!(!stones.contains(&parse_point(t).unwrap()), "{out:?}");
+            }
+        }
+        let out = session(&["START 15", "SWAP2BOARD", "7,7,1", "DONE"], quick());
+        assert!(out[1].starts_with("ERROR SWAP2BOARD"), "{out:?}");
+    }
+
+    #[test]
+    fn yxstop_stops_a_long_search() {
+        let input =
+            "START 15\nINFO timeout_turn 30000\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nYXSTOP\nEND\n";
+        let mut out = Vec::new();
+        let started = Instant::now();
+        {
+            let mut brain = Brain::new(&mut out, Options::default());
+            brain
+                .run(std::io::Cursor::new(input.as_bytes().to_vec()))
+                .unwrap();
+        }
+        let text = String::from_utf8(out).unwrap();
+        let mv = text
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE"))
+            .nth(1)
+            .unwrap();
+        parse_point(mv).unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "YXSTOP did not stop the 30 s search: {:?}",
+            started.elapsed()
+        );
     }
 
     fn quick() -> Options {
@@ -498,7 +989,7 @@ mod tests {
                 "TURN 1,1",
                 "TURN 1,1",
                 "TURN x",
-                "INFO rule 4",
+                "YXSHOWFORBID now",
                 "INFO rule 8",
                 "TAKEBACK 6,6",
                 "BOARD",
@@ -529,7 +1020,7 @@ mod tests {
         assert_ne!(reply, p(1, 1));
         assert!(out[8].contains("occupied"));
         assert!(out[9].starts_with("ERROR"));
-        assert!(out[10].contains("renju"));
+        assert!(out[10].contains("takes no argument"), "{out:?}");
         assert!(out[11].contains("caro"));
         assert!(out[12].contains("no stone on 6,6"));
         assert!(out[13].contains("given twice"));
@@ -608,12 +1099,12 @@ mod tests {
         ];
         let out = session(&own, quick());
         assert_eq!(
-            out[1], "ERROR the game is over: the brain has five in a row",
+            out[1], "ERROR in BOARD: the game is over (the brain has five in a row)",
             "{out:?}"
         );
         let theirs = [
             "START 15", "BOARD", "3,5,2", "4,5,2", "5,5,2", "6,5,2", "3,6,1", "4,6,1", "5,6,1",
-            "6,6,1", "0,0,1", "DONE", "TURN 7,5",
+            "9,9,1", "0,0,2", "DONE", "TURN 7,5",
         ];
         let out = session(&theirs, quick());
         assert!(parse_point(&out[1]).is_ok(), "{out:?}");

@@ -19,8 +19,10 @@ pub enum Command {
     Begin,
     /// `TURN x,y`: the opponent played there; the brain answers.
     Turn(Point),
-    /// `BOARD`: stone lines follow until `DONE`.
+    /// `BOARD`: stone lines follow until `DONE`; the brain then answers with its move.
     Board,
+    /// `YXBOARD` (Yixin's extension): as `BOARD`, but the position is only set, with no answer.
+    YxBoard,
     /// `x,y,f` inside a `BOARD` block (f: 1 own, 2 opponent, 3 a mark of continuous games).
     BoardLine(Point, u8),
     /// `DONE`: the end of a `BOARD` block; the brain answers.
@@ -33,6 +35,23 @@ pub enum Command {
     Play(Point),
     /// `ABOUT`.
     About,
+    /// `YXSHOWFORBID` (Yixin's extension): Black's forbidden points under renju.
+    ShowForbid,
+    /// `YXNBEST n`: the brain's `n` best moves as `MESSAGE` lines, then it plays the best.
+    Nbest(usize),
+    /// `YXSTOP`: stop thinking now (the reader sees it while the brain thinks); idle, nothing.
+    Stop,
+    /// `YXBLOCK`: `x,y` lines until `DONE`, points the brain may not choose from now on.
+    Block,
+    /// `YXBLOCKUNDO`: `x,y` lines until `DONE`, points taken off the block list.
+    BlockUndo,
+    /// `YXBLOCKRESET`: the block list emptied.
+    BlockReset,
+    /// `YXSEARCHDEFEND`: the moves that stop the opponent's threat sequence, as a `MESSAGE`; then
+    /// the brain plays.
+    SearchDefend,
+    /// `SWAP2BOARD`: stone lines until `DONE`; the brain answers the swap2 opening's next step.
+    Swap2Board,
     /// `END`: quit, no answer.
     End,
     /// A command this brain does not know.
@@ -129,6 +148,14 @@ pub fn parse(line: &str, in_board: bool) -> Result<Option<Command>, ParseError> 
     };
     match upper.as_str() {
         "START" => Ok(Some(Command::Start(parse_number(rest, "board size")?))),
+        "YXSHOWFORBID" => no_args(Command::ShowForbid),
+        "YXNBEST" => Ok(Some(Command::Nbest(parse_number(rest, "YXNBEST count")?))),
+        "YXSTOP" => no_args(Command::Stop),
+        "YXBLOCK" => no_args(Command::Block),
+        "YXBLOCKUNDO" => no_args(Command::BlockUndo),
+        "YXBLOCKRESET" => no_args(Command::BlockReset),
+        "YXSEARCHDEFEND" => no_args(Command::SearchDefend),
+        "SWAP2BOARD" => no_args(Command::Swap2Board),
         "RECTSTART" => {
             let mut parts = rest.split(',');
             let (Some(w), Some(h), None) = (parts.next(), parts.next(), parts.next()) else {
@@ -143,6 +170,7 @@ pub fn parse(line: &str, in_board: bool) -> Result<Option<Command>, ParseError> 
         "BEGIN" => no_args(Command::Begin),
         "TURN" => Ok(Some(Command::Turn(parse_point(rest)?))),
         "BOARD" => no_args(Command::Board),
+        "YXBOARD" => no_args(Command::YxBoard),
         "DONE" => no_args(Command::Done),
         "TAKEBACK" => Ok(Some(Command::Takeback(parse_point(rest)?))),
         "PLAY" => Ok(Some(Command::Play(parse_point(rest)?))),
@@ -217,7 +245,17 @@ mod tests {
             ok("INFO folder C:\\x y"),
             Command::Info(Info::Other("folder".into()))
         );
-        assert_eq!(ok("SWAP2BOARD"), Command::Unknown("SWAP2BOARD".into()));
+        assert_eq!(ok("SWAP2BOARD"), Command::Swap2Board);
+        assert_eq!(ok("yxboard"), Command::YxBoard);
+        assert_eq!(ok("YXSHOWFORBID"), Command::ShowForbid);
+        assert_eq!(ok("YXNBEST 5"), Command::Nbest(5));
+        assert_eq!(ok("YXSTOP"), Command::Stop);
+        assert_eq!(ok("YXBLOCK"), Command::Block);
+        assert_eq!(ok("YXBLOCKUNDO"), Command::BlockUndo);
+        assert_eq!(ok("YXBLOCKRESET"), Command::BlockReset);
+        assert_eq!(ok("YXSEARCHDEFEND"), Command::SearchDefend);
+        assert!(parse("YXNBEST many", false).is_err());
+        assert!(parse("YXSTOP now", false).is_err());
         assert_eq!(ok("HELLO world"), Command::Unknown("HELLO".into()));
         assert_eq!(parse("   \r", false), Ok(None));
         let board = |line: &str| parse(line, true).unwrap().unwrap();

@@ -83,7 +83,7 @@ impl Grid {
                     y += sign * dy;
                 }
             }
-            rule.is_win(len)
+            rule.is_win(len, c)
         })
     }
 }

@@ -7,4 +7,5 @@ pub(crate) mod color;
 pub(crate) mod grid;
 pub(crate) mod notation;
 pub(crate) mod point;
+pub mod records;
 pub(crate) mod rule;

@@ -1,10 +1,13 @@
-//! Reading positions from text, and drawing them back with marked points. Three input styles,
-//! detected from the text:
-//! - a diagram of `.` (empty), `X` (black), `O` (white), one line per row, top row first;
+//! Reading positions from text, and drawing them back with marked points. Input styles, detected
+//! from the text:
+//! - a diagram of `.` (empty), `X` (black), `O` (white), one line per row, top row first (row
+//!   numbers before the rows and a line of column letters, as this module draws them, are allowed);
 //! - the seed's glyphs: `●` black, `○` white, any of `┌┬┐├┼┤└┴┘` empty;
-//! - a move list such as `h8 i9 h9`: column letter from `a`, row 1 at the bottom, Black first.
+//! - a move list such as `h8 i9 h9`: column letter from `a`, row 1 at the bottom, Black first;
+//! - a game record: Piskvork's `.psq` or SGF ([`crate::records`]).
 
 use crate::core::bitboard::{MAX_SIZE, MIN_SIZE};
+use crate::core::records::{self, Record};
 use crate::{Bitboard, Color, Grid, Point, Rule};
 
 const EMPTY_GLYPHS: &str = "┌┬┐├┼┤└┴┘";
@@ -34,7 +37,8 @@ pub enum Style {
     Ascii,
     /// The seed's glyphs; the original characters of every row are kept.
     Glyphs(Vec<Vec<char>>),
-    /// A move list (drawn back as a `.XO` diagram).
+    /// A move list, a game record or a diagram with coordinates (drawn back as a `.XO` diagram
+    /// with coordinates).
     Moves,
 }
 
@@ -59,6 +63,15 @@ pub fn parse_game(text: &str, size: Option<usize>, rule: Rule) -> Result<Parsed,
 
 fn parse(text: &str, size: Option<usize>, rule: Option<Rule>) -> Result<Parsed, NotationError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if records::is_psq(text) || records::is_sgf(text) {
+        let record = if records::is_psq(text) {
+            records::parse_psq(text)
+        } else {
+            records::parse_sgf(text)
+        }
+        .map_err(|(line, column, message)| err(line, column, message))?;
+        return place_record(&record, size, rule);
+    }
     let (_, first) = text
         .lines()
         .flat_map(tokens)
@@ -102,13 +115,84 @@ fn is_move_token(tok: &str) -> bool {
         && chars.all(|c| c.is_ascii_digit())
 }
 
+/// The position of a game record: its setup stones, then its moves (each on an empty point, none
+/// after a five when `rule` is given). `size`, when given, must agree with the record's.
+fn place_record(
+    r: &Record,
+    size: Option<usize>,
+    rule: Option<Rule>,
+) -> Result<Parsed, NotationError> {
+    if let Some(s) = size {
+        if s != r.size {
+            return Err(err(
+                1,
+                1,
+                format!("the record is {n}x{n} but --size {s} was given", n = r.size),
+            ));
+        }
+    }
+    let mut grid = Grid::new(r.size).map_err(|e| err(1, 1, e.to_string()))?;
+    let mut won = false;
+    for (k, &(p, c)) in r.setup.iter().chain(&r.moves).enumerate() {
+        let name = point_name(p, r.size);
+        if grid.get(p).is_some() {
+            return Err(err(
+                1,
+                1,
+                format!("stone {} ({name}) is on an occupied point", k + 1),
+            ));
+        }
+        if won {
+            return Err(err(
+                1,
+                1,
+                format!(
+                    "stone {} ({name}) comes after a five: the game was over",
+                    k + 1
+                ),
+            ));
+        }
+        grid.set(p, Some(c));
+        won = rule.is_some_and(|rule| grid.wins_at(p, rule));
+    }
+    Ok(Parsed {
+        grid,
+        style: Style::Moves,
+    })
+}
+
+/// Whether `t` is a line of column letters `a b c ...` (spaces allowed), as diagrams are labelled.
+fn is_column_labels(t: &str) -> bool {
+    let letters: Vec<char> = t.chars().filter(|c| !c.is_whitespace()).collect();
+    !letters.is_empty()
+        && letters
+            .iter()
+            .enumerate()
+            .all(|(k, &c)| u32::from(c) == u32::from('a') + k as u32)
+}
+
 fn parse_diagram(text: &str, glyphs: bool) -> Result<Parsed, NotationError> {
     // (line number, cells) of each non-blank line; blank lines only at the start or the end.
     let mut rows: Vec<(usize, Vec<char>)> = Vec::new();
     let mut blank_after: Option<usize> = None;
+    let mut labelled = false;
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
-        let row = raw.trim_end();
+        let mut row = raw.trim_end();
+        if !glyphs {
+            // Coordinates as `render` draws them: a row number before the row, a line of letters.
+            let t = row.trim_start();
+            if is_column_labels(t) {
+                labelled = true;
+                continue;
+            }
+            if let Some((label, rest)) = t.split_once(' ') {
+                if label.chars().all(|c| c.is_ascii_digit()) {
+                    row = rest.trim_start();
+                    labelled = true;
+                }
+            }
+        }
         if row.is_empty() {
             if !rows.is_empty() && blank_after.is_none() {
                 blank_after = Some(line_no);
@@ -156,6 +240,9 @@ fn parse_diagram(text: &str, glyphs: bool) -> Result<Parsed, NotationError> {
         }
         rows.push((line_no, cells));
     }
+    if rows.is_empty() {
+        return Err(err(1, 1, "no board rows (only coordinates)"));
+    }
     let width = rows[0].1.len();
     let height = rows.len();
     if height != width {
@@ -190,6 +277,8 @@ fn parse_diagram(text: &str, glyphs: bool) -> Result<Parsed, NotationError> {
     }
     let style = if glyphs {
         Style::Glyphs(rows.into_iter().map(|(_, c)| c).collect())
+    } else if labelled {
+        Style::Moves
     } else {
         Style::Ascii
     };
@@ -258,13 +347,26 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Draws a position in its input style, with every point of `marks` shown as `x`. One line per row.
+/// A point in move-list notation: column letter from `a`, row 1 at the bottom (`h8` is the centre of
+/// 15x15).
+#[must_use]
+pub fn point_name(p: Point, size: usize) -> String {
+    format!("{}{}", char::from(b'a' + p.x), size - p.y as usize)
+}
+
+/// Draws a position in its input style, with every point of `marks` shown as `x`. One line per row;
+/// a position read from moves or a record gets coordinates (row numbers from 1 at the bottom on
+/// the left, column letters from `a` below), which the diagram reader accepts back.
 #[must_use]
 pub fn render(parsed: &Parsed, marks: &Bitboard) -> String {
     let grid = &parsed.grid;
     let n = grid.size();
-    let mut out = String::with_capacity(n * (n + 1) * 3);
+    let labelled = parsed.style == Style::Moves;
+    let mut out = String::with_capacity(n * (n + 4) * 3);
     for y in 0..n {
+        if labelled {
+            out.push_str(&format!("{:>2} ", n - y));
+        }
         for x in 0..n {
             let p = Point::new(x as u8, y as u8);
             let ch = if marks.contains(p) {
@@ -281,6 +383,11 @@ pub fn render(parsed: &Parsed, marks: &Bitboard) -> String {
             };
             out.push(ch);
         }
+        out.push('\n');
+    }
+    if labelled {
+        out.push_str("   ");
+        out.extend((0..n as u8).map(|k| char::from(b'a' + k)));
         out.push('\n');
     }
     out

@@ -93,10 +93,10 @@ impl ClassTable {
     #[must_use]
     pub fn build(rule: Rule) -> ClassTable {
         let reach = rule.reach();
-        let memo = Memo::build(rule);
+        let memo = Color::ALL.map(|c| Memo::build(reach, rule.exact_five(c)));
         ClassTable(WindowTable::build(rule, |key| {
-            let w = memo.class(&window_cells(key, reach, Color::White));
-            let b = memo.class(&window_cells(key, reach, Color::Black));
+            let w = memo[0].class(&window_cells(key, reach, Color::White));
+            let b = memo[1].class(&window_cells(key, reach, Color::Black));
             w as u8 | (b as u8) << 4
         }))
     }
@@ -136,8 +136,9 @@ fn window_cells(key: u32, reach: usize, c: Color) -> Vec<Cell> {
     cells
 }
 
-/// Whether the run of own cells through the centre (which must be own) wins under `rule`.
-fn five_through_centre(cells: &[Cell], rule: Rule) -> bool {
+/// Whether the run of own cells through the centre (which must be own) is a five (with `exact`,
+/// exactly five).
+fn five_through_centre(cells: &[Cell], exact: bool) -> bool {
     let c = cells.len() / 2;
     let mut lo = c;
     while lo > 0 && cells[lo - 1] == Cell::Own {
@@ -147,7 +148,8 @@ fn five_through_centre(cells: &[Cell], rule: Rule) -> bool {
     while hi + 1 < cells.len() && cells[hi + 1] == Cell::Own {
         hi += 1;
     }
-    rule.is_win(hi - lo + 1)
+    let len = hi - lo + 1;
+    len == 5 || (len > 5 && !exact)
 }
 
 /// Whether some five of cells through the centre holds no blocked cell.
@@ -159,8 +161,8 @@ fn open_through_centre(cells: &[Cell]) -> bool {
 }
 
 /// The class of a placed configuration (centre own) from the classes of its one-stone extensions.
-fn classify(cells: &[Cell], rule: Rule, mut next: impl FnMut(usize) -> Class) -> Class {
-    if five_through_centre(cells, rule) {
+fn classify(cells: &[Cell], exact: bool, mut next: impl FnMut(usize) -> Class) -> Class {
+    if five_through_centre(cells, exact) {
         return Class::Five;
     }
     let empties = (0..cells.len()).filter(|&e| cells[e] == Cell::Empty);
@@ -192,11 +194,11 @@ fn classify(cells: &[Cell], rule: Rule, mut next: impl FnMut(usize) -> Class) ->
 /// Exponential; for tests.
 #[must_use]
 pub fn reference_class(key: u32, rule: Rule, c: Color) -> Class {
-    fn placed(cells: &mut Vec<Cell>, rule: Rule) -> Class {
+    fn placed(cells: &mut Vec<Cell>, exact: bool) -> Class {
         let snapshot = cells.clone();
-        classify(&snapshot, rule, |e| {
+        classify(&snapshot, exact, |e| {
             cells[e] = Cell::Own;
-            let k = placed(cells, rule);
+            let k = placed(cells, exact);
             cells[e] = Cell::Empty;
             k
         })
@@ -204,7 +206,7 @@ pub fn reference_class(key: u32, rule: Rule, c: Color) -> Class {
     let reach = rule.reach();
     let mut cells = window_cells(key, reach, c);
     cells[reach] = Cell::Own;
-    placed(&mut cells, rule)
+    placed(&mut cells, rule.exact_five(c))
 }
 
 /// Classes of every placed configuration of one window length, by base-3 index (digit `i` is cell
@@ -215,8 +217,8 @@ struct Memo {
 }
 
 impl Memo {
-    fn build(rule: Rule) -> Memo {
-        let len = 2 * rule.reach() + 1;
+    fn build(reach: usize, exact: bool) -> Memo {
+        let len = 2 * reach + 1;
         let total = 3usize.pow(len as u32);
         let pow: Vec<usize> = (0..len).map(|i| 3usize.pow(i as u32)).collect();
         let centre = len / 2;
@@ -236,7 +238,7 @@ impl Memo {
             if cells[centre] != Cell::Own {
                 continue;
             }
-            let k = classify(&cells, rule, |e| Class::from_bits(classes[index + pow[e]]));
+            let k = classify(&cells, exact, |e| Class::from_bits(classes[index + pow[e]]));
             classes[index] = k as u8;
         }
         Memo { len, classes }

@@ -18,4 +18,4 @@ pub mod weights;
 pub use crate::search::Budget;
 pub use classes::{Class, ClassTable};
 pub use position::{ClassSets, Position};
-pub use search::{Decision, Engine, Reason, MATE};
+pub use search::{Decision, Engine, Line, Reason, MATE};

@@ -215,6 +215,23 @@ impl Position {
             .map(move |e| usize::from(self.cells[usize::from(e[c.index()])].combination))
     }
 
+    /// Whether `c` may not play the empty cell `p`: under renju, Black's double-three, double-four
+    /// and overline ([`crate::renju`]); never under the other rules.
+    #[inline]
+    #[must_use]
+    pub fn is_foul(&self, p: Point, c: Color) -> bool {
+        self.board.rule() == Rule::Renju
+            && c == Color::Black
+            && crate::renju::foul(&self.board, p).is_some()
+    }
+
+    /// Whether `c` has forbidden points at all (renju, Black).
+    #[inline]
+    #[must_use]
+    pub fn has_fouls(&self, c: Color) -> bool {
+        self.board.rule() == Rule::Renju && c == Color::Black
+    }
+
     /// Whether a stone of `c` on the empty cell `p` completes a five.
     #[inline]
     #[must_use]

@@ -10,6 +10,8 @@
 //! With a node budget and no time limit everything is deterministic: the same position and budget
 //! give the same move and node count.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::params::{
@@ -95,7 +97,25 @@ pub struct Decision {
     pub depth: u32,
     /// Nodes searched in all (threat-space and alpha-beta).
     pub nodes: u64,
+    /// The expected line from `best` on (the threat sequence, or alpha-beta's principal variation),
+    /// `best` first.
+    pub pv: Vec<Point>,
 }
+
+/// One line of a multi-line search ([`Engine::think_lines`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub best: Point,
+    /// The alpha-beta score from the mover's side.
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// The principal variation, `best` first.
+    pub pv: Vec<Point>,
+}
+
+/// Moves of the principal variations reported.
+const PV_MOVES: usize = 12;
 
 /// The Gomoku engine: a position, the alpha-beta tree (with its shared transposition table) and
 /// the number of search threads.
@@ -104,6 +124,8 @@ pub struct Engine {
     pos: Position,
     tree: Tree,
     threads: usize,
+    /// Points the engine may not choose (a front end's `YXBLOCK`).
+    excluded: Bitboard,
 }
 
 impl Engine {
@@ -115,7 +137,20 @@ impl Engine {
             pos: Position::new(size, rule),
             tree: Tree::new(size, table_bytes),
             threads: 1,
+            excluded: Bitboard::EMPTY,
         }
+    }
+
+    /// Points the engine may not choose from now on (empty: none), for analysis front ends. When
+    /// every candidate is excluded it still moves (the first empty cell that is not).
+    pub fn set_excluded(&mut self, points: Bitboard) {
+        self.excluded = points;
+    }
+
+    /// Makes `flag` the abort flag of the alpha-beta search: while it is set, a search stops as at
+    /// its deadline and the best move so far stands. The caller clears it.
+    pub fn set_abort(&mut self, flag: Arc<AtomicBool>) {
+        self.tree.set_abort(flag);
     }
 
     /// The transposition table's size in bytes.
@@ -155,15 +190,20 @@ impl Engine {
     pub fn think(&mut self, me: Color, budget: Budget) -> Decision {
         let start = Instant::now();
         if let Some((best, reason)) = self.immediate(me) {
-            return decide(best, reason, 0);
+            if !self.excluded.contains(best) {
+                return decide(best, reason, 0);
+            }
         }
         let mut tss_nodes = 0;
-        if let Some((best, reason)) = self.own_win(me, budget, &mut tss_nodes) {
-            return decide(best, reason, tss_nodes);
+        if let Some((line, reason)) = self.own_win(me, budget, &mut tss_nodes) {
+            return Decision {
+                pv: line.clone(),
+                ..decide(line[0], reason, tss_nodes)
+            };
         }
         let threat = self.opponent_threat(me, budget, &mut tss_nodes);
         let mut reason = Reason::Search;
-        let mut roots = self.tree.root_moves(&self.pos, me);
+        let mut roots = self.root_moves(me);
         if let Some(proof) = threat {
             let budget = budget.share(DEFENCE_SHARE, PERCENT, DEFENCE_FLOOR);
             let (safe, used) = self.defences(me, &proof, &roots, budget);
@@ -173,8 +213,10 @@ impl Engine {
                 reason = Reason::Defend;
             }
         }
-        if roots.len() == 1 {
-            return decide(roots[0], reason, tss_nodes);
+        if roots.len() <= 1 {
+            // No root at all only when every empty cell is forbidden to Black (renju) or excluded.
+            let only = roots.first().copied().or_else(|| self.any_empty());
+            return decide(only.expect("think needs an empty cell"), reason, tss_nodes);
         }
         // Alpha-beta gets what is left, less a reserve for checking its choice.
         let left = Budget {
@@ -195,13 +237,72 @@ impl Engine {
             tss_nodes += nodes;
             best = safe.unwrap_or(best);
         }
+        let pv = self
+            .tree
+            .principal_variation(&mut self.pos, me, best, PV_MOVES);
         Decision {
             best,
             reason,
             score: Some(score),
             depth,
             nodes: tss_nodes + self.tree.nodes,
+            pv,
         }
+    }
+
+    /// The root moves of `me`, best first, less the excluded points.
+    fn root_moves(&self, me: Color) -> Vec<Point> {
+        let mut roots = self.tree.root_moves(&self.pos, me);
+        roots.retain(|&p| !self.excluded.contains(p));
+        roots
+    }
+
+    /// The `count` best moves of `me` by alpha-beta alone (no threat-space search), each searched
+    /// without the ones before it, with an equal share of `budget`: best first, each with its
+    /// score, depth and principal variation. Fewer when there are fewer moves.
+    pub fn think_lines(&mut self, me: Color, count: usize, budget: Budget) -> Vec<Line> {
+        let start = Instant::now();
+        let mut roots = self.root_moves(me);
+        let mut out = Vec::new();
+        for i in 0..count.min(roots.len()) {
+            let left = (count - i) as u32;
+            let time = budget
+                .time
+                .map(|t| t.saturating_sub(start.elapsed()) / left);
+            let nodes = budget.nodes.map(|n| (n / count as u64).max(1));
+            self.tree.nodes = 0;
+            let deadline = time.map(|t| Instant::now() + t);
+            let ranked = self.tree.iterate_threads(
+                &mut self.pos,
+                me,
+                roots.clone(),
+                nodes,
+                deadline,
+                self.threads,
+            );
+            let best = ranked.moves[0];
+            let pv = self
+                .tree
+                .principal_variation(&mut self.pos, me, best, PV_MOVES);
+            out.push(Line {
+                best,
+                score: ranked.score,
+                depth: ranked.depth,
+                pv,
+            });
+            roots.retain(|&p| p != best);
+        }
+        out
+    }
+
+    /// When the opponent would have a VCF or VCT if it were to move: the moves of `me` after which
+    /// the threat solver finds none any more (the engine's own defences, within `budget`); `None`
+    /// when there is no threat to meet.
+    pub fn threat_defences(&mut self, me: Color, budget: Budget) -> Option<Vec<Point>> {
+        let mut nodes = 0;
+        let proof = self.opponent_threat(me, budget, &mut nodes)?;
+        let roots = self.root_moves(me);
+        Some(self.defences(me, &proof, &roots, budget).0)
     }
 
     /// Chooses a move for `me` by alpha-beta alone within `nodes` (a five, a block of a five and a
@@ -211,11 +312,28 @@ impl Engine {
         if let Some((best, _)) = self.immediate(me) {
             return best;
         }
-        let roots = self.tree.root_moves(&self.pos, me);
+        let roots = self.root_moves(me);
+        if roots.len() <= 1 {
+            let only = roots.first().copied().or_else(|| self.any_empty());
+            return only.expect("think_tree needs an empty cell");
+        }
         self.tree.nodes = 0;
         self.tree
             .iterate_threads(&mut self.pos, me, roots, Some(nodes), None, 1)
             .moves[0]
+    }
+
+    /// Some empty cell (the first in row order that is not excluded, else the first).
+    fn any_empty(&self) -> Option<Point> {
+        let n = self.pos.size() as u8;
+        let empty = || {
+            (0..n)
+                .flat_map(|y| (0..n).map(move |x| Point::new(x, y)))
+                .filter(|&p| self.pos.stone(p).is_none())
+        };
+        empty()
+            .find(|&p| !self.excluded.contains(p))
+            .or_else(|| empty().next())
     }
 
     /// The moves decided without search: the opening moves, a five, a block of the opponent's
@@ -246,13 +364,25 @@ impl Engine {
             return Some((p, Reason::Five));
         }
         if let Some(p) = first(self.pos.class_sets(o).five) {
-            return Some((p, Reason::Block));
+            if !self.pos.is_foul(p, me) {
+                return Some((p, Reason::Block));
+            }
         }
-        first(self.pos.class_sets(me).open_four).map(|p| (p, Reason::OpenFour))
+        self.pos
+            .class_sets(me)
+            .open_four
+            .iter()
+            .find(|&p| !self.pos.is_foul(p, me))
+            .map(|p| (p, Reason::OpenFour))
     }
 
-    /// The first move of the engine's own VCF, else VCT, each within its share of `budget`.
-    fn own_win(&mut self, me: Color, budget: Budget, nodes: &mut u64) -> Option<(Point, Reason)> {
+    /// The engine's own VCF, else VCT, each within its share of `budget`: the principal line.
+    fn own_win(
+        &mut self,
+        me: Color,
+        budget: Budget,
+        nodes: &mut u64,
+    ) -> Option<(Vec<Point>, Reason)> {
         for (mode, share, reason) in [
             (Mode::Vcf, OWN_VCF_SHARE, Reason::Vcf),
             (Mode::Vct, OWN_VCT_SHARE, Reason::Vct),
@@ -261,7 +391,12 @@ impl Engine {
             let out = search::solve(self.pos.board(), me, mode, &limits);
             *nodes += out.nodes;
             if let Some(proof) = out.proof {
-                return Some((proof.line()[0], reason));
+                // The threat search does not know renju's forbidden points yet: a line that starts
+                // on one is no win.
+                let line = proof.line();
+                if !self.pos.is_foul(line[0], me) && !self.excluded.contains(line[0]) {
+                    return Some((line, reason));
+                }
             }
         }
         None
@@ -343,6 +478,7 @@ fn decide(best: Point, reason: Reason, nodes: u64) -> Decision {
         score: None,
         depth: 0,
         nodes,
+        pv: vec![best],
     }
 }
 

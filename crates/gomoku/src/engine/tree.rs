@@ -186,6 +186,8 @@ pub struct Tree {
     deadline: Option<Instant>,
     /// Set by the main thread when it stops; helpers poll it.
     stop: Arc<AtomicBool>,
+    /// Set from outside (a front end's `YXSTOP`): every thread stops as at its deadline.
+    abort: Arc<AtomicBool>,
     pub stopped: bool,
 }
 
@@ -215,6 +217,7 @@ impl Tree {
             node_limit: u64::MAX,
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
+            abort: Arc::new(AtomicBool::new(false)),
             stopped: false,
         }
     }
@@ -232,6 +235,7 @@ impl Tree {
             node_limit: u64::MAX,
             deadline: None,
             stop: Arc::clone(&self.stop),
+            abort: Arc::clone(&self.abort),
             stopped: false,
         }
     }
@@ -240,6 +244,58 @@ impl Tree {
     #[must_use]
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
+    }
+
+    /// Makes `flag` the tree's abort flag: while it is set, searches stop as at their deadline
+    /// (the best move of the last completed iteration stands).
+    pub fn set_abort(&mut self, flag: Arc<AtomicBool>) {
+        self.abort = flag;
+    }
+
+    /// The principal variation that starts with `me` playing `first`: then the table's best move of
+    /// each position in turn, while it is an empty cell, up to `max` moves (`first` included) or a
+    /// five.
+    #[must_use]
+    pub fn principal_variation(
+        &self,
+        pos: &mut Position,
+        me: Color,
+        first: Point,
+        max: usize,
+    ) -> Vec<Point> {
+        let cells = pos.size() * pos.size();
+        let mut line = vec![first];
+        let mut s = me;
+        let mut made = 0;
+        loop {
+            let p = line[line.len() - 1];
+            if pos.stone(p).is_some() {
+                line.pop();
+                break;
+            }
+            let five = pos.makes_five(p, s);
+            pos.make(p, s);
+            made += 1;
+            s = !s;
+            if five || line.len() >= max || pos.stone_count() >= cells {
+                break;
+            }
+            let Some(e) = self.probe(pos.hash() ^ (s as u64)).0 else {
+                break;
+            };
+            let cell = usize::from(e.best);
+            if cell >= cells {
+                break;
+            }
+            line.push(Point::new(
+                (cell % self.size) as u8,
+                (cell / self.size) as u8,
+            ));
+        }
+        for _ in 0..made {
+            pos.unmake();
+        }
+        line
     }
 
     /// Iterative deepening with `threads` threads (Lazy SMP: helpers search the same root on
@@ -374,7 +430,8 @@ impl Tree {
     fn out_of_budget(&mut self) -> bool {
         let polled = self.nodes & 1023 == 0
             && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.stop.load(Ordering::Relaxed));
+                || self.stop.load(Ordering::Relaxed)
+                || self.abort.load(Ordering::Relaxed));
         if self.nodes >= self.node_limit || polled {
             self.stopped = true;
         }
@@ -409,9 +466,16 @@ impl Tree {
             if pos.stone_count() + 1 >= pos.size() * pos.size() {
                 return Some(Ok(0));
             }
+            if pos.is_foul(p, s) {
+                // Renju: Black may not block there.
+                return Some(Ok(-(MATE - ply - 2)));
+            }
             return Some(Err(p));
         }
-        if !pos.class_sets(s).open_four.is_empty() {
+        let open_fours = pos.class_sets(s).open_four;
+        if !open_fours.is_empty()
+            && (!pos.has_fouls(s) || open_fours.iter().any(|p| !pos.is_foul(p, s)))
+        {
             return Some(Ok(MATE - ply - 3));
         }
         if pos.stone_count() >= pos.size() * pos.size() {
@@ -469,7 +533,8 @@ impl Tree {
         }
         let moves = self.moves(pos, s, ply, hint, facing);
         if moves.is_empty() {
-            return eval;
+            // Only renju's forbidden points can leave a side facing a straight four with no move.
+            return if facing { -(MATE - ply - 4) } else { eval };
         }
         let alpha0 = alpha;
         let mut best = -MATE - 1;
@@ -660,6 +725,7 @@ impl Tree {
             .class_sets(s)
             .four
             .iter()
+            .filter(|&p| !pos.is_foul(p, s))
             .map(|p| (pos.value(p, s), p))
             .collect();
         tries.sort_unstable_by(|a, b| {
@@ -722,7 +788,7 @@ impl Tree {
             for y in 0..n {
                 for x in 0..n {
                     let p = Point::new(x, y);
-                    if pos.stone(p).is_none() {
+                    if pos.stone(p).is_none() && !pos.is_foul(p, me) {
                         scored.push((0, self.cell(p), p));
                     }
                 }
@@ -741,7 +807,11 @@ impl Tree {
             pos.candidates()
         };
         let mut scored = Vec::with_capacity(64);
+        let fouls = pos.has_fouls(s);
         for p in cells.iter() {
+            if fouls && pos.is_foul(p, s) {
+                continue;
+            }
             let i = self.cell(p);
             let score = i64::from(pos.value(p, s)) * 6
                 + i64::from(pos.value(p, o)) * 5

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::{Bitboard, Board, Color, Direction, Pattern, Point};
+use crate::{Bitboard, Board, Color, Direction, Pattern, Point, Rule};
 
 /// Which threats the attacker may play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,7 +69,8 @@ pub enum Proof {
 }
 
 impl Proof {
-    /// The principal line: attacker move, the defender's first listed reply, ..., the attacker's five.
+    /// The principal line: attacker move, the defender's first listed reply, ..., the attacker's five
+    /// (or, when the defender has no legal reply, the attacker's last threat).
     #[must_use]
     pub fn line(&self) -> Vec<Point> {
         let mut out = Vec::new();
@@ -82,7 +83,11 @@ impl Proof {
                 }
                 Proof::Threat { attack, replies } => {
                     out.push(*attack);
-                    let (reply, next) = &replies[0];
+                    // No listed reply: the defender has no legal answer (renju: Black may not
+                    // block on a forbidden point), and the line ends here.
+                    let Some((reply, next)) = replies.first() else {
+                        return out;
+                    };
                     out.push(*reply);
                     node = next;
                 }
@@ -119,12 +124,34 @@ pub fn five_points(board: &Board, c: Color) -> Bitboard {
     board.pattern_sets(c).five
 }
 
+/// Whether `c` may not play the empty point `p`: renju's forbidden points of Black (a five is never
+/// forbidden).
+#[inline]
+pub(crate) fn is_foul(board: &Board, p: Point, c: Color) -> bool {
+    board.rule() == Rule::Renju && c == Color::Black && crate::renju::foul(board, p).is_some()
+}
+
+/// `set` without the points `c` may not play (renju: Black's forbidden points).
+pub(crate) fn playable(board: &Board, set: Bitboard, c: Color) -> Bitboard {
+    if board.rule() != Rule::Renju || c != Color::Black {
+        return set;
+    }
+    let mut out = set;
+    for p in set.iter() {
+        if crate::renju::foul(board, p).is_some() {
+            out.remove(p);
+        }
+    }
+    out
+}
+
 /// The moves of `c` that make at least two five points at once, or a five: a straight four (open
 /// four) or a double four. With no five point of the opponent on the board, such a move wins.
+/// Under renju Black's forbidden points are left out (a double four is one of them).
 #[must_use]
 pub fn win_moves(board: &Board, c: Color) -> Bitboard {
     let sets = board.pattern_sets(c);
-    let mut out = sets.five | sets.open_four;
+    let mut out = sets.five | playable(board, sets.open_four, c);
     for p in sets.four.iter() {
         if out.contains(p) {
             continue;
@@ -134,7 +161,7 @@ pub fn win_moves(board: &Board, c: Color) -> Bitboard {
             .iter()
             .filter(|&&k| k >= Pattern::Four)
             .count();
-        if fours >= 2 {
+        if fours >= 2 && !is_foul(board, p, c) {
             out.insert(p);
         }
     }
@@ -144,23 +171,32 @@ pub fn win_moves(board: &Board, c: Color) -> Bitboard {
 /// Whether the empty point `w` is a win move of `c` (see [`win_moves`]), from its own classes.
 pub(crate) fn is_win_move(board: &Board, w: Point, c: Color) -> bool {
     let k = board.patterns(w, c);
-    k.iter().any(|&k| k >= Pattern::OpenFour)
-        || k.iter().filter(|&&k| k >= Pattern::Four).count() >= 2
+    if k.contains(&Pattern::Five) {
+        return true;
+    }
+    (k.iter().any(|&k| k >= Pattern::OpenFour)
+        || k.iter().filter(|&&k| k >= Pattern::Four).count() >= 2)
+        && !is_foul(board, w, c)
 }
 
 /// The moves of `c` that make at least one five point (fours, straight fours, double fours), fives
-/// left out.
+/// left out; under renju, not Black's forbidden points.
 #[must_use]
 pub fn four_moves(board: &Board, c: Color) -> Bitboard {
     let sets = board.pattern_sets(c);
-    minus(sets.four | sets.open_four, sets.five)
+    playable(board, minus(sets.four | sets.open_four, sets.five), c)
 }
 
-/// The moves of `c` that make a three: afterwards `c` has a move that makes a straight four.
+/// The moves of `c` that make a three: afterwards `c` has a move that makes a straight four (under
+/// renju, not Black's forbidden points; a three counts when a win move follows, see [`win_moves`]).
 #[must_use]
 pub fn three_moves(board: &Board, c: Color) -> Bitboard {
     let sets = board.pattern_sets(c);
-    minus(sets.open_three, sets.five | sets.open_four | sets.four)
+    playable(
+        board,
+        minus(sets.open_three, sets.five | sets.open_four | sets.four),
+        c,
+    )
 }
 
 /// `a` without the points of `b`.

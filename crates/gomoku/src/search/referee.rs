@@ -8,6 +8,10 @@
 //! - [`vcf`] is a plain exhaustive victory-by-continuous-fours search (every cell that makes a five
 //!   point is tried; the defender's only replies that do not lose at once are the block and a five),
 //!   used to measure the solver's recall.
+//!
+//! Under renju neither side's Black may play a forbidden point (judged by the cell-walking
+//! [`crate::renju::reference`], not the tables): the attacker's moves must be allowed, the defender's
+//! forbidden points are no replies, and a four whose only block is forbidden to Black wins.
 
 use crate::{Color, Direction, Grid, Point, Rule};
 
@@ -79,7 +83,7 @@ impl Referee {
         self.grid.get(p).is_none()
             && Direction::ALL
                 .iter()
-                .any(|&d| self.rule.is_win(self.run(p, d, c)))
+                .any(|&d| self.rule.is_win(self.run(p, d, c), c))
     }
 
     /// Whether `c` has a five on the board.
@@ -91,7 +95,7 @@ impl Referee {
                     let (dx, dy) = d.step();
                     // Count only from the start of a run, so each run is measured once.
                     let before = self.at(i32::from(p.x) - dx, i32::from(p.y) - dy);
-                    before != Some(Some(c)) && self.rule.is_win(self.run_from(p, d, c))
+                    before != Some(Some(c)) && self.rule.is_win(self.run_from(p, d, c), c)
                 })
         })
     }
@@ -139,6 +143,14 @@ impl Referee {
         self.grid.set(p, Some(c));
     }
 
+    /// Whether `c` may not play the empty point `p` (renju: Black's forbidden points).
+    #[must_use]
+    pub fn is_foul(&self, p: Point, c: Color) -> bool {
+        self.rule == Rule::Renju
+            && c == Color::Black
+            && crate::renju::reference::foul(&self.grid, p).is_some()
+    }
+
     fn clear(&mut self, p: Point) {
         self.grid.set(p, None);
     }
@@ -148,6 +160,9 @@ impl Referee {
         let cells: Vec<Point> = self.empties().collect();
         let mut out = Vec::new();
         for m in cells {
+            if self.is_foul(m, c) {
+                continue;
+            }
             self.play(m, c);
             if self.five_points_near(m, c).len() >= 2 {
                 out.push(m);
@@ -199,6 +214,10 @@ fn check_attack(
             if !r.grid.contains(*attack) || r.grid.get(*attack).is_some() {
                 return Err(refute(line, "the attacker's move is not on an empty point"));
             }
+            if r.is_foul(*attack, a) {
+                line.push(*attack);
+                return Err(refute(line, "the attacker's move is forbidden (renju)"));
+            }
             r.play(*attack, a);
             line.push(*attack);
             let res = check_defence(r, a, replies, line, count);
@@ -230,6 +249,13 @@ fn check_defence(
         if r.makes_five(x, d) {
             line.push(x);
             return Err(refute(line, "the defender makes five"));
+        }
+        if r.is_foul(x, d) {
+            if replies.iter().any(|(y, _)| *y == x) {
+                line.push(x);
+                return Err(refute(line, "a listed reply is forbidden (renju)"));
+            }
+            continue;
         }
         if let Some((_, next)) = replies.iter().find(|(y, _)| *y == x) {
             r.play(x, d);
@@ -303,6 +329,9 @@ fn vcf_attack(r: &mut Referee, a: Color, depth: u32, line: &mut Vec<Point>) -> b
         _ => return false,
     };
     for m in candidates {
+        if r.is_foul(m, a) {
+            continue;
+        }
         r.play(m, a);
         let fives = r.five_points_near(m, a);
         let won = match fives.len() {
@@ -311,6 +340,12 @@ fn vcf_attack(r: &mut Referee, a: Color, depth: u32, line: &mut Vec<Point>) -> b
                 // The block is forced (the defender has no five: it had none, and the attacker's
                 // stone makes none); any other reply loses to the five.
                 let f = fives[0];
+                if r.is_foul(f, !a) {
+                    // Renju: Black may not block; the line ends with the unstoppable five point.
+                    line.extend([m, f]);
+                    r.clear(m);
+                    return true;
+                }
                 r.play(f, !a);
                 line.extend([m, f]);
                 let won = vcf_attack(r, a, depth - 1, line);

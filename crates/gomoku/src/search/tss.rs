@@ -24,8 +24,8 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::primitives::{
-    five_points, four_moves, influence_line, is_win_move, key, minus, spoilers, three_moves,
-    win_moves, Limits, Mode, Outcome, Proof,
+    five_points, four_moves, influence_line, is_foul, is_win_move, key, minus, spoilers,
+    three_moves, win_moves, Limits, Mode, Outcome, Proof,
 };
 use crate::{Bitboard, Board, Color, Point};
 
@@ -279,7 +279,10 @@ impl Search {
                 }
             }
             // A five point of the defender must be blocked; the block must itself be a threat.
-            1 => theirs.iter().collect(),
+            1 => theirs
+                .iter()
+                .filter(|&p| !is_foul(&self.board, p, a))
+                .collect(),
             _ => Vec::new(),
         };
         for m in candidates {
@@ -309,8 +312,22 @@ impl Search {
         let fives = five_points(&self.board, a);
         let mut it = fives.iter();
         match (it.next(), it.next()) {
-            (Some(f1), Some(f2)) => return Some(vec![(f1, Proof::Five(f2))]),
+            (Some(f1), Some(f2)) => {
+                // Two five points: show a block of one answered by the other (under renju one
+                // Black may play; none when both are forbidden to it).
+                return Some(if !is_foul(&self.board, f1, d) {
+                    vec![(f1, Proof::Five(f2))]
+                } else if !is_foul(&self.board, f2, d) {
+                    vec![(f2, Proof::Five(f1))]
+                } else {
+                    Vec::new()
+                });
+            }
             (Some(f), None) => {
+                if is_foul(&self.board, f, d) {
+                    // Renju: Black may not block there, and nothing else stops the five.
+                    return Some(Vec::new());
+                }
                 self.make(f, d);
                 let r = self.attack(depth);
                 self.unmake(f, d);
@@ -334,6 +351,9 @@ impl Search {
         // line codes, not a full make.
         let mut replies: Vec<Point> = Vec::new();
         for x in near.iter() {
+            if is_foul(&self.board, x, d) {
+                continue;
+            }
             self.board.probe_make(x, d);
             let stops = wins
                 .iter()
@@ -349,7 +369,7 @@ impl Search {
                 replies.push(x);
             }
         }
-        if replies.is_empty() {
+        if replies.is_empty() && !is_foul(&self.board, first, d) {
             // Nothing stops every win move: any reply loses; show one.
             replies.push(first);
         }

@@ -66,9 +66,13 @@ const fn split(x: u64) -> [u32; 2] {
 const fn windows(own: u64, free: u64, rule: Rule) -> (u64, u64) {
     let q = own | free;
     let mut all = q & (q >> 1) & (q >> 2) & (q >> 3) & (q >> 4);
-    if let Rule::Standard = rule {
-        all &= !(own << 1) & !(own >> 5);
-    }
+    // Exactly five: no own stone just outside the window (Renju: Black only, the high lane).
+    let exact = match rule {
+        Rule::Freestyle => 0,
+        Rule::Standard => u64::MAX,
+        Rule::Renju => !LOW_LANE,
+    };
+    all &= !(own << 1 & exact) & !(own >> 5 & exact);
     let (mut ones, mut twos, mut threes) = (0u64, 0u64, 0u64);
     let mut i = 0;
     while i < 5 {

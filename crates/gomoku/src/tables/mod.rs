@@ -20,15 +20,15 @@ pub mod zobrist;
 /// One value per rule, each built on first use: the shared tables behind the `get(rule)` of
 /// [`ThreatMaskTable`](threat_masks::ThreatMaskTable), [`PatternTable`](pattern::PatternTable) and
 /// the engine's [`ClassTable`](crate::engine::ClassTable).
-pub(crate) struct PerRule<T>([OnceLock<T>; 2]);
+pub(crate) struct PerRule<T>([OnceLock<T>; 3]);
 
 impl<T> PerRule<T> {
     pub(crate) const fn new() -> PerRule<T> {
-        PerRule([OnceLock::new(), OnceLock::new()])
+        PerRule([OnceLock::new(), OnceLock::new(), OnceLock::new()])
     }
 
     /// The value of `rule`, made by `build(rule)` on the first call for that rule.
     pub(crate) fn get_or_build(&self, rule: Rule, build: fn(Rule) -> T) -> &T {
-        self.0[rule as usize].get_or_init(|| build(rule))
+        self.0[rule.index()].get_or_init(|| build(rule))
     }
 }

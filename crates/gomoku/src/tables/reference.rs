@@ -57,7 +57,7 @@ impl Buf {
         let right = (p + 1..self.len)
             .take_while(|&q| self.cells[q] == Some(c))
             .count();
-        rule.is_win(left + 1 + right)
+        rule.is_win(left + 1 + right, c)
     }
 
     fn five_points(&self, c: Color, rule: Rule) -> u32 {
@@ -86,7 +86,7 @@ impl Buf {
                     return false;
                 }
                 let (len, lo, hi) = after.with(q, c).run(q, c);
-                rule.is_win(len) && lo <= p && p <= hi
+                rule.is_win(len, c) && lo <= p && p <= hi
             })
             .count()
     }
