@@ -1,11 +1,10 @@
 //! `stonelab gomoku forbidden`: Black's forbidden points of a position under renju.
 
-use anyhow::bail;
 use serde::Serialize;
 use stonelab_gomoku::renju::{fouls, Foul};
-use stonelab_gomoku::{parse_game, point_name, render, Bitboard, Board, Rule, MAX_SIZE, MIN_SIZE};
+use stonelab_gomoku::{point_name, render, Bitboard, Board, Rule};
 
-use crate::common::{print_json, read_input, Format};
+use crate::common::{print_json, Format};
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -45,18 +44,8 @@ struct Report {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if let Some(size) = args.size {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            bail!("--size {size} is outside {MIN_SIZE}..={MAX_SIZE}");
-        }
-    }
-    let text = read_input(args.file.as_deref())?;
-    let name = match args.file.as_deref() {
-        None | Some("-") => "<stdin>",
-        Some(f) => f,
-    };
     let rule = Rule::Renju;
-    let parsed = parse_game(&text, args.size, rule).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let parsed = super::read_position(args.file.as_deref(), args.size, rule)?;
     let board = Board::from_grid(&parsed.grid, rule);
     let found = fouls(&board);
     let of = |kind: Option<Foul>| -> Vec<[u8; 2]> {

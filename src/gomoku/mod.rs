@@ -38,6 +38,28 @@ impl From<RuleArg> for stonelab_gomoku::Rule {
     }
 }
 
+/// Reads the position of `file` (or standard input for `None` or `-`) as a game under `rule`: a
+/// diagram, glyphs, a move list or a `.psq` / SGF record; `size` (5..=20) is a move list's board
+/// size and must agree with a diagram's. Errors name the input.
+pub(crate) fn read_position(
+    file: Option<&str>,
+    size: Option<usize>,
+    rule: stonelab_gomoku::Rule,
+) -> anyhow::Result<stonelab_gomoku::Parsed> {
+    use stonelab_gomoku::{MAX_SIZE, MIN_SIZE};
+    if let Some(size) = size {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            anyhow::bail!("--size {size} is outside {MIN_SIZE}..={MAX_SIZE}");
+        }
+    }
+    let text = crate::common::read_input(file)?;
+    let name = match file {
+        None | Some("-") => "<stdin>",
+        Some(f) => f,
+    };
+    stonelab_gomoku::parse_game(&text, size, rule).map_err(|e| anyhow::anyhow!("{name}: {e}"))
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Mark every threat point of a position with `x` (the seed's line-table threat mask)

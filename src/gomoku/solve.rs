@@ -5,12 +5,10 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use serde::Serialize;
 use stonelab_gomoku::search::referee::Referee;
-use stonelab_gomoku::{
-    parse_game, point_name, solve, Color, Limits, Mode, Point, MAX_SIZE, MIN_SIZE,
-};
+use stonelab_gomoku::{point_name, solve, Color, Limits, Mode, Point};
 
 use super::RuleArg;
-use crate::common::{print_json, read_input, Format};
+use crate::common::{print_json, Format};
 
 /// The search mode as a command-line value.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,18 +80,12 @@ struct Report {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if let Some(size) = args.size {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            bail!("--size {size} is outside {MIN_SIZE}..={MAX_SIZE}");
-        }
-    }
-    let text = read_input(args.file.as_deref())?;
+    let rule = args.rule.into();
+    let parsed = super::read_position(args.file.as_deref(), args.size, rule)?;
     let name = match args.file.as_deref() {
         None | Some("-") => "<stdin>",
         Some(f) => f,
     };
-    let rule = args.rule.into();
-    let parsed = parse_game(&text, args.size, rule).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let grid = &parsed.grid;
     let referee = Referee::new(grid, rule);
     for c in Color::ALL {

@@ -1,11 +1,10 @@
 //! `stonelab gomoku threats`: read a position, print it with its threat points marked.
 
-use anyhow::bail;
 use serde::Serialize;
-use stonelab_gomoku::{parse_game, render, Bitboard, Board, Color, Rule, MAX_SIZE, MIN_SIZE};
+use stonelab_gomoku::{render, Bitboard, Board, Color, Rule};
 
 use super::RuleArg;
-use crate::common::{print_json, read_input, Format};
+use crate::common::{print_json, Format};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Input (detected from the text):\n  \
@@ -53,16 +52,8 @@ fn points(b: &Bitboard) -> Vec<[u8; 2]> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if let Some(size) = args.size {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            bail!("--size {size} is outside {MIN_SIZE}..={MAX_SIZE}");
-        }
-    }
-    let text = read_input(args.file.as_deref())?;
-    let name = args.file.as_deref().unwrap_or("-");
     let rule = Rule::from(args.rule);
-    let parsed = parse_game(&text, args.size, rule)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", if name == "-" { "<stdin>" } else { name }))?;
+    let parsed = super::read_position(args.file.as_deref(), args.size, rule)?;
     let board = Board::from_grid(&parsed.grid, rule);
     let threats = board.threat_points();
     match args.format {

@@ -785,19 +785,9 @@ mod tests {
     }
 
     fn session(lines: &[&str], options: Options) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut brain = Brain::new(&mut out, options);
-        for line in lines {
-            if !brain.handle(line).unwrap() {
-                break;
-            }
-        }
-        String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .filter(|l| !l.starts_with("MESSAGE"))
-            .map(str::to_string)
-            .collect()
+        let mut out = session_with_messages(lines, options);
+        out.retain(|l| !l.starts_with("MESSAGE"));
+        out
     }
 
     /// Like `session`, MESSAGE lines kept.
