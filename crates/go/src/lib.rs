@@ -17,7 +17,8 @@ pub mod playout;
 pub mod rng;
 pub mod score;
 pub mod setup;
-pub mod sgf;
+/// The SGF reader (the `stonelab-sgf` crate, shared with Gomoku).
+pub use stonelab_sgf as sgf;
 pub mod statefile;
 pub mod timing;
 pub mod vertex;

@@ -7,9 +7,10 @@
 //! from the first line and the moves up to the first line that is not one.
 //!
 //! SGF: `(;FF[4]GM[4]SZ[15]RU[renju]PB[..]PW[..]RE[B+]...;B[hh];W[ii]...)`, points as two letters
-//! from `a` (column, then row from the top). Reading takes `SZ`, the setup stones `AB` and `AW` of
-//! the root and the moves `B` and `W` of the main line (the first variation at each fork); an empty
-//! value or `tt` is a pass, which Gomoku has not, and is refused.
+//! from `a` (column, then row from the top). Reading (with `stonelab-sgf`, the reader Go uses too)
+//! takes `SZ`, the setup stones `AB` and `AW` before the first move and the moves `B` and `W` of the
+//! main line (the first variation at each fork); an empty value or `tt` is a pass, which Gomoku has
+//! not, and is refused.
 
 use crate::core::bitboard::{MAX_SIZE, MIN_SIZE};
 use crate::{Color, Point, Rule};
@@ -155,160 +156,81 @@ pub fn parse_psq(text: &str) -> Result<Record, RecordError> {
     })
 }
 
-/// Reads an SGF record's main line.
+/// Reads an SGF record's main line (with the shared reader of `stonelab-sgf`): `SZ` (square,
+/// 5..=20; required), the setup stones `AB` / `AW` of any node before the first move, and the moves
+/// `B` / `W`. A pass (an empty value or `tt`) is no Gomoku move and is refused.
 pub fn parse_sgf(text: &str) -> Result<Record, RecordError> {
-    let chars: Vec<char> = text.chars().collect();
-    // Line and column of each char, for the errors.
-    let at = |i: usize| {
-        let before = &chars[..i.min(chars.len())];
-        let line = before.iter().filter(|&&c| c == '\n').count() + 1;
-        let column = before.iter().rev().take_while(|&&c| c != '\n').count() + 1;
-        (line, column)
-    };
-    let fail = |i: usize, m: String| {
-        let (l, c) = at(i);
-        (l, c, m)
-    };
-    let mut i = 0;
-    let skip_ws = |i: &mut usize| {
-        while *i < chars.len() && chars[*i].is_whitespace() {
-            *i += 1;
+    let nodes = stonelab_sgf::main_line(text).map_err(|e| (e.line, 1, e.to_string()))?;
+    let size = nodes.iter().find_map(|n| n.value("SZ")).ok_or((
+        1,
+        1,
+        "the record has no SZ (board size)".to_string(),
+    ))?;
+    let n = match stonelab_sgf::size(size) {
+        Some((w, h)) if w == h && (MIN_SIZE..=MAX_SIZE).contains(&w) => w,
+        Some((w, h)) if w == h => {
+            return Err((
+                1,
+                1,
+                format!("board size {w} is outside {MIN_SIZE}..={MAX_SIZE}"),
+            ))
         }
+        Some((w, h)) => return Err((1, 1, format!("SZ[{w}:{h}]: only square boards"))),
+        None => return Err((1, 1, format!("bad size SZ[{}]", shown(size)))),
     };
-    skip_ws(&mut i);
-    if chars.get(i) != Some(&'(') {
-        return Err(fail(i, "an SGF record starts with '('".into()));
-    }
-    let mut size = 19;
-    let mut size_seen = false;
-    let mut props: Vec<(String, Vec<String>, usize)> = Vec::new();
-    let mut depth = 0usize;
-    // The main line: nodes in order until the first variation closes.
-    loop {
-        skip_ws(&mut i);
-        let Some(&ch) = chars.get(i) else {
-            return Err(fail(i, "the record ends inside a game tree".into()));
-        };
-        match ch {
-            '(' => {
-                depth += 1;
-                i += 1;
-            }
-            ')' => break,
-            ';' => i += 1,
-            c if c.is_ascii_uppercase() => {
-                let start = i;
-                let mut ident = String::new();
-                while i < chars.len() && chars[i].is_ascii_alphabetic() {
-                    ident.push(chars[i]);
-                    i += 1;
-                }
-                let mut values = Vec::new();
-                loop {
-                    skip_ws(&mut i);
-                    if chars.get(i) != Some(&'[') {
-                        break;
-                    }
-                    i += 1;
-                    let mut v = String::new();
-                    loop {
-                        match chars.get(i) {
-                            None => {
-                                return Err(fail(
-                                    start,
-                                    format!("property {} is not closed", shown(&ident)),
-                                ))
-                            }
-                            Some(']') => break,
-                            Some('\\') => {
-                                if let Some(&n) = chars.get(i + 1) {
-                                    v.push(n);
-                                }
-                                i += 2;
-                            }
-                            Some(&c) => {
-                                v.push(c);
-                                i += 1;
-                            }
-                        }
-                    }
-                    i += 1;
-                    values.push(v);
-                }
-                if values.is_empty() {
-                    return Err(fail(
-                        start,
-                        format!("property {} has no value", shown(&ident)),
-                    ));
-                }
-                props.push((ident, values, start));
-            }
-            other => return Err(fail(i, format!("unexpected '{}'", other.escape_debug()))),
-        }
-    }
-    let _ = depth;
     let mut setup = Vec::new();
     let mut moves = Vec::new();
-    for (ident, values, start) in &props {
-        if ident == "SZ" {
-            let v = &values[0];
-            let n: usize = v
-                .split(':')
-                .next()
-                .and_then(|s| s.trim().parse().ok())
-                .ok_or_else(|| fail(*start, format!("bad size SZ[{}]", shown(v))))?;
-            if v.contains(':') && v.split(':').nth(1).map(str::trim) != Some(&n.to_string()) {
-                return Err(fail(
-                    *start,
-                    format!("SZ[{}]: only square boards", shown(v)),
-                ));
-            }
-            if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
-                return Err(fail(
-                    *start,
-                    format!("board size {n} is outside {MIN_SIZE}..={MAX_SIZE}"),
-                ));
-            }
-            size = n;
-            size_seen = true;
-        }
-    }
-    if !size_seen {
-        return Err(fail(0, "the record has no SZ (board size)".into()));
-    }
-    let point = |v: &str, start: usize| -> Result<Point, RecordError> {
-        let b = v.trim().as_bytes();
-        if b.len() != 2 || !b[0].is_ascii_lowercase() || !b[1].is_ascii_lowercase() {
-            return Err(fail(
-                start,
-                format!("bad point [{}] (a pass is no Gomoku move)", shown(v)),
-            ));
-        }
-        let (x, y) = ((b[0] - b'a') as usize, (b[1] - b'a') as usize);
-        if x >= size || y >= size {
-            return Err(fail(
-                start,
-                format!("point [{}] is off the {size}x{size} board", shown(v)),
-            ));
-        }
-        Ok(Point::new(x as u8, y as u8))
-    };
-    for (ident, values, start) in &props {
-        let color = match ident.as_str() {
-            "B" | "AB" => Color::Black,
-            "W" | "AW" => Color::White,
-            _ => continue,
-        };
-        for v in values {
-            let p = point(v, *start)?;
-            if ident.starts_with('A') {
-                setup.push((p, color));
-            } else {
-                moves.push((p, color));
+    for (k, node) in nodes.iter().enumerate() {
+        for prop in &node.properties {
+            let color = match prop.id.as_str() {
+                "B" | "AB" => Color::Black,
+                "W" | "AW" => Color::White,
+                _ => continue,
+            };
+            let setup_stone = prop.id.starts_with('A');
+            for v in &prop.values {
+                let at = |why: &str| {
+                    (
+                        1,
+                        1,
+                        format!("node {}: {}[{}] {why}", k + 1, prop.id, shown(v)),
+                    )
+                };
+                let points = if setup_stone {
+                    stonelab_sgf::points(v).ok_or_else(|| at("is not a point list"))?
+                } else {
+                    match stonelab_sgf::move_value(v) {
+                        Some(stonelab_sgf::SgfMove::At(x, y))
+                            if !(x == 19 && y == 19 && n <= 19) =>
+                        {
+                            vec![(x, y)]
+                        }
+                        Some(_) => return Err(at("is a pass, which Gomoku has not")),
+                        None => return Err(at("is not a point")),
+                    }
+                };
+                for (x, y) in points {
+                    if x >= n || y >= n {
+                        return Err(at(&format!("is off the {n}x{n} board")));
+                    }
+                    let p = Point::new(x as u8, y as u8);
+                    if setup_stone {
+                        if !moves.is_empty() {
+                            return Err(at("sets up a stone after the first move"));
+                        }
+                        setup.push((p, color));
+                    } else {
+                        moves.push((p, color));
+                    }
+                }
             }
         }
     }
-    Ok(Record { size, setup, moves })
+    Ok(Record {
+        size: n,
+        setup,
+        moves,
+    })
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! SGF (FF\[4\]) as far as replaying a Go game needs: the main line of the first game tree (its
+//! SGF (FF\[4\]) as far as replaying a Go or Gomoku game needs: the main line of the first game tree (its
 //! first variation at every branch), node by node, each property with its values unescaped; and
 //! the Go value types (points, moves, sizes, reals).
 //!
@@ -8,7 +8,7 @@
 //! the text.
 //!
 //! ```
-//! use stonelab_go::sgf;
+//! use stonelab_sgf as sgf;
 //! let nodes = sgf::main_line("(;SZ[5]KM[0.5];B[cc](;W[dd])(;W[bb]))").unwrap();
 //! assert_eq!(nodes.len(), 3);
 //! assert_eq!(nodes[0].value("KM"), Some("0.5"));
