@@ -203,7 +203,30 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn evaluate(&self, s: Color) -> i32 {
-        (self.weights[s.index()][0] - self.weights[(!s).index()][1]) as i32
+        let mut v = self.weights[s.index()][0] - self.weights[(!s).index()][1];
+        if self.has_fouls(Color::Black) {
+            // Renju: Black's forbidden cells are no threats of Black's.
+            let (to_move, waiting) = self.black_foul_weights();
+            v -= if s == Color::Black { to_move } else { -waiting };
+        }
+        v as i32
+    }
+
+    /// Renju: the evaluation weights (to move, waiting) of Black's forbidden cells, among the cells
+    /// where Black makes a four or a three (a forbidden cell makes two of them, or an overline,
+    /// whose cells carry no threat weight).
+    fn black_foul_weights(&self) -> (i64, i64) {
+        let sets = &self.class_sets[Color::Black.index()];
+        let (mut to_move, mut waiting) = (0, 0);
+        for p in (sets.four | sets.three).iter() {
+            if sets.five.contains(p) || crate::renju::foul(&self.board, p).is_none() {
+                continue;
+            }
+            let cell = self.cells[usize::from(self.entries[self.index(p)][Color::Black.index()])];
+            to_move += i64::from(cell.to_move);
+            waiting += i64::from(cell.waiting);
+        }
+        (to_move, waiting)
     }
 
     /// Each cell's class combination for colour `c` ([`cells::combinations`]), for empty cells
@@ -376,6 +399,32 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Renju: a cell where Black would make a double three carries no weight for Black in the
+    /// evaluation; the same stones under standard rules keep it.
+    #[test]
+    fn renju_evaluation_leaves_out_blacks_forbidden_cells() {
+        let black = [(6, 2), (6, 3), (4, 4), (5, 4)];
+        let white = [(0, 0), (14, 0), (0, 14), (14, 14)];
+        let mut pos = Position::new(15, Rule::Renju);
+        for (b, w) in black.iter().zip(&white) {
+            pos.make(Point::new(b.0, b.1), Color::Black);
+            pos.make(Point::new(w.0, w.1), Color::White);
+        }
+        let p = Point::new(6, 4);
+        assert!(pos.is_foul(p, Color::Black));
+        let (to_move, waiting) = pos.black_foul_weights();
+        assert!(to_move != 0 && waiting != 0, "{to_move} {waiting}");
+        let raw = |s: Color| pos.weights[s.index()][0] - pos.weights[(!s).index()][1];
+        assert_eq!(
+            i64::from(pos.evaluate(Color::Black)),
+            raw(Color::Black) - to_move
+        );
+        assert_eq!(
+            i64::from(pos.evaluate(Color::White)),
+            raw(Color::White) + waiting
+        );
+    }
 
     /// Random games on several sizes and both rules: the incremental state equals a rebuild after
     /// every make and unmake, and the five set equals the board's own five points.
