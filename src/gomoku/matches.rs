@@ -261,20 +261,25 @@ impl Engine {
 
     /// Sends a request and reads the move it answers.
     fn request(&mut self, lines: &[String], limit: Duration, size: usize) -> Answer {
+        match self.ask_within(lines, limit) {
+            Ok(line) => parse_answer(&line, size),
+            Err((end, why)) => Answer::Bad(end, why),
+        }
+    }
+
+    /// Sends `lines` (after the settling pause) and reads the answer line within `limit`.
+    fn ask_within(&mut self, lines: &[String], limit: Duration) -> Result<String, (End, String)> {
         if let Some(t) = self.answered {
             std::thread::sleep(SETTLE.saturating_sub(t.elapsed()));
         }
         for l in lines {
             if !self.send(l) {
-                return Answer::Bad(End::EngineError, "the engine closed its input".into());
+                return Err((End::EngineError, "the engine closed its input".into()));
             }
         }
-        let line = match self.answer_line(limit) {
-            Ok(l) => l,
-            Err((end, why)) => return Answer::Bad(end, why),
-        };
+        let line = self.answer_line(limit)?;
         self.answered = Some(Instant::now());
-        parse_answer(&line, size)
+        Ok(line)
     }
 
     /// `END`, then a kill of the engine's process group if it has not left within a second.
@@ -470,19 +475,9 @@ fn swap2(
             lines.push(format!("{},{},{field}", p.x, p.y));
         }
         lines.push("DONE".to_string());
-        let e = &mut engines[side.slot()];
-        if let Some(t) = e.answered {
-            std::thread::sleep(SETTLE.saturating_sub(t.elapsed()));
-        }
-        for l in &lines {
-            if !e.send(l) {
-                return Err((side, End::EngineError, "the engine closed its input".into()));
-            }
-        }
-        let line = e
-            .answer_line(limit)
+        let line = engines[side.slot()]
+            .ask_within(&lines, limit)
             .map_err(|(end, why)| (side, end, why))?;
-        e.answered = Some(Instant::now());
         if line.eq_ignore_ascii_case("SWAP") && want.contains(&0) {
             return Ok(Vec::new());
         }
