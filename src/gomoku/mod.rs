@@ -8,6 +8,7 @@ pub mod forbidden;
 pub mod lut;
 pub mod matches;
 pub mod pbrain;
+pub mod prove;
 pub mod solve;
 pub mod threats;
 pub mod tune;
@@ -95,6 +96,15 @@ pub enum Command {
     /// combination of a cell as the side to move and as the side waiting, and reports the
     /// cross-entropy before and after on the fitted and the held-out games.
     Tune(tune::TuneArgs),
+    /// Prove a whole game from a position (the empty board by default): df-pn over threat-space search
+    ///
+    /// Result 'win', 'no_win' (every attacker strategy refuted) or 'unknown' (a limit hit). A win
+    /// can be written as a certificate (--out) that `gomoku check-proof` checks without search.
+    Prove(prove::ProveArgs),
+    /// Check a proof certificate exhaustively (every defender reply)
+    CheckProof(prove::CheckArgs),
+    /// Print a proof certificate's attacker move after a line of moves, or 'none'
+    ProofMove(prove::MoveArgs),
 }
 
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -108,5 +118,8 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Match(args) => matches::run(args),
         Command::Selfplay(args) => tune::selfplay(args),
         Command::Tune(args) => tune::tune(args),
+        Command::Prove(args) => prove::prove(args),
+        Command::CheckProof(args) => prove::check_proof(args),
+        Command::ProofMove(args) => prove::proof_move(args),
     }
 }

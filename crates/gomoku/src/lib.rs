@@ -37,6 +37,7 @@ mod board;
 mod core;
 pub mod engine;
 pub mod games;
+pub mod prove;
 pub mod renju;
 pub mod search;
 pub mod tables;
@@ -45,7 +46,7 @@ pub use crate::core::bitboard::{Bitboard, MAX_SIZE, MIN_SIZE};
 pub use crate::core::color::Color;
 pub use crate::core::grid::{BadSize, Grid};
 pub use crate::core::notation::{
-    parse_game, parse_position, point_name, render, NotationError, Parsed, Style,
+    parse_game, parse_point, parse_position, point_name, render, NotationError, Parsed, Style,
 };
 pub use crate::core::point::{Direction, Point};
 pub use crate::core::records;

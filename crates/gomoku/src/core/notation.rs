@@ -347,6 +347,18 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The point named `tok` in move-list notation (`h8`: column letter from `a`, row 1 at the bottom)
+/// on a board of side `size`, or `None` when it is not a point of that board.
+#[must_use]
+pub fn parse_point(tok: &str, size: usize) -> Option<Point> {
+    if !is_move_token(tok) {
+        return None;
+    }
+    let x = (tok.as_bytes()[0].to_ascii_lowercase() - b'a') as usize;
+    let row: usize = tok[1..].parse().ok()?;
+    (x < size && row != 0 && row <= size).then(|| Point::new(x as u8, (size - row) as u8))
+}
+
 /// A point in move-list notation: column letter from `a`, row 1 at the bottom (`h8` is the centre of
 /// 15x15).
 #[must_use]

@@ -77,6 +77,12 @@ impl Referee {
         len
     }
 
+    /// The stones.
+    #[must_use]
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
     /// Whether a stone of `c` on the empty point `p` completes a five (standard: exactly five).
     #[must_use]
     pub fn makes_five(&self, p: Point, c: Color) -> bool {
@@ -117,7 +123,8 @@ impl Referee {
         self.empties().filter(|&p| self.makes_five(p, c)).collect()
     }
 
-    fn empties(&self) -> impl Iterator<Item = Point> + '_ {
+    /// The empty points, row by row from the top.
+    pub fn empties(&self) -> impl Iterator<Item = Point> + '_ {
         self.grid.points().filter(|&p| self.grid.get(p).is_none())
     }
 
@@ -139,7 +146,8 @@ impl Referee {
         out
     }
 
-    fn play(&mut self, p: Point, c: Color) {
+    /// Puts a stone of `c` on the empty point `p`.
+    pub fn play(&mut self, p: Point, c: Color) {
         self.grid.set(p, Some(c));
     }
 
@@ -151,7 +159,8 @@ impl Referee {
             && crate::renju::reference::foul(&self.grid, p).is_some()
     }
 
-    fn clear(&mut self, p: Point) {
+    /// Takes the stone off `p`.
+    pub fn clear(&mut self, p: Point) {
         self.grid.set(p, None);
     }
 

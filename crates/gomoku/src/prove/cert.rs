@@ -1,0 +1,540 @@
+//! Proof certificates: a winning strategy written out so that a program can check it with no search
+//! beyond a VCF of at most [`VCF_BOUND`] fours. The format is documented in `docs/gomoku-proof.md`:
+//!
+//! ```text
+//! stonelab-gomoku-proof 1
+//! size 15
+//! rule freestyle
+//! attacker black
+//! to-move black
+//! vcf-bound 3
+//! black -
+//! white -
+//! entries 2
+//! : h8
+//! h8 h9 : i9
+//! checksum 0123456789abcdef
+//! ```
+//!
+//! `black` and `white` list the root's stones; each entry is a line of moves from the root (both
+//! sides, alternating from the side to move), then `:` and the attacker's move in that position.
+//! The checker ([`check`]) walks every position the strategy reaches: the attacker plays the entry's
+//! move; every legal defender reply must lead to a position with an entry, or one where the attacker
+//! has a five point or a VCF of at most `vcf-bound` fours (found by the plain referee search). The
+//! checksum is FNV-1a (64 bits) of every byte before the `checksum` line.
+
+use std::collections::{HashMap, HashSet};
+
+use super::Prover;
+use crate::search::referee::{self, Referee};
+use crate::{point_name, Board, Color, Grid, Point, Proof, Rule};
+
+/// The VCF bound of the certificates written here: at a position without an entry, the attacker
+/// must have a five point or a VCF of at most this many fours.
+pub const VCF_BOUND: u32 = 3;
+
+/// The first line of a certificate.
+pub const MAGIC: &str = "stonelab-gomoku-proof 1";
+
+/// A winning strategy from a root position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    pub rule: Rule,
+    pub attacker: Color,
+    pub to_move: Color,
+    pub vcf_bound: u32,
+    pub root: Grid,
+    /// (moves from the root, the attacker's move there).
+    pub entries: Vec<(Vec<Point>, Point)>,
+}
+
+/// FNV-1a, 64 bits.
+#[must_use]
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn names(points: impl IntoIterator<Item = Point>, n: usize) -> String {
+    let v: Vec<String> = points.into_iter().map(|p| point_name(p, n)).collect();
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join(" ")
+    }
+}
+
+impl Certificate {
+    /// The certificate as text, checksum included.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let n = self.root.size();
+        let mut s = String::new();
+        let _ = writeln!(s, "{MAGIC}");
+        let _ = writeln!(s, "size {n}");
+        let _ = writeln!(s, "rule {}", self.rule.name());
+        let _ = writeln!(s, "attacker {}", self.attacker.name());
+        let _ = writeln!(s, "to-move {}", self.to_move.name());
+        let _ = writeln!(s, "vcf-bound {}", self.vcf_bound);
+        for c in [Color::Black, Color::White] {
+            let stones = self.root.points().filter(|&p| self.root.get(p) == Some(c));
+            let _ = writeln!(s, "{} {}", c.name(), names(stones, n));
+        }
+        let _ = writeln!(s, "entries {}", self.entries.len());
+        for (path, m) in &self.entries {
+            let line = if path.is_empty() {
+                String::new()
+            } else {
+                names(path.iter().copied(), n) + " "
+            };
+            let _ = writeln!(s, "{line}: {}", point_name(*m, n));
+        }
+        let sum = fnv1a(s.as_bytes());
+        let _ = writeln!(s, "checksum {sum:016x}");
+        s
+    }
+
+    /// Reads a certificate, refusing anything malformed with the line at fault.
+    pub fn parse(text: &str) -> Result<Certificate, String> {
+        let Some(cut) = text.rfind("checksum ") else {
+            return Err("not a stonelab proof certificate (no checksum line)".into());
+        };
+        let body = &text[..cut];
+        if !body.starts_with(MAGIC) {
+            return Err(format!(
+                "not a stonelab proof certificate (first line is not '{MAGIC}')"
+            ));
+        }
+        let stated = text[cut + 9..].trim();
+        let sum =
+            u64::from_str_radix(stated, 16).map_err(|_| format!("bad checksum '{stated}'"))?;
+        if sum != fnv1a(body.as_bytes()) {
+            return Err("checksum mismatch: the certificate is corrupt".into());
+        }
+        let mut lines = body.lines().enumerate().skip(1);
+        let mut field = |name: &str| -> Result<(usize, String), String> {
+            let (i, line) = lines.next().ok_or(format!("missing '{name}' line"))?;
+            let rest = line
+                .strip_prefix(name)
+                .and_then(|r| r.strip_prefix(' '))
+                .ok_or(format!("line {}: expected '{name} ...'", i + 1))?;
+            Ok((i + 1, rest.to_string()))
+        };
+        let (i, size) = field("size")?;
+        let n: usize = size
+            .parse()
+            .map_err(|_| format!("line {i}: bad size '{size}'"))?;
+        let mut root = Grid::new(n).map_err(|e| format!("line {i}: {e}"))?;
+        let (i, rule) = field("rule")?;
+        let rule: Rule = rule
+            .parse()
+            .map_err(|_| format!("line {i}: unknown rule '{rule}'"))?;
+        let color = |i: usize, s: &str| match s {
+            "black" => Ok(Color::Black),
+            "white" => Ok(Color::White),
+            _ => Err(format!("line {i}: '{s}' is not black or white")),
+        };
+        let (i, a) = field("attacker")?;
+        let attacker = color(i, &a)?;
+        let (i, t) = field("to-move")?;
+        let to_move = color(i, &t)?;
+        let (i, k) = field("vcf-bound")?;
+        let vcf_bound: u32 = k
+            .parse()
+            .map_err(|_| format!("line {i}: bad bound '{k}'"))?;
+        for c in [Color::Black, Color::White] {
+            let (i, list) = field(c.name())?;
+            for p in parse_points(&list, n).map_err(|e| format!("line {i}: {e}"))? {
+                if root.get(p).is_some() {
+                    return Err(format!("line {i}: {} is given twice", point_name(p, n)));
+                }
+                root.set(p, Some(c));
+            }
+        }
+        let (i, count) = field("entries")?;
+        let count: usize = count
+            .parse()
+            .map_err(|_| format!("line {i}: bad count '{count}'"))?;
+        let mut entries = Vec::with_capacity(count.min(1 << 24));
+        for (i, line) in lines {
+            let (path, m) = line
+                .split_once(':')
+                .ok_or(format!("line {}: an entry needs 'moves : move'", i + 1))?;
+            let path = parse_points(path, n).map_err(|e| format!("line {}: {e}", i + 1))?;
+            let m = parse_points(m, n).map_err(|e| format!("line {}: {e}", i + 1))?;
+            let [m] = m[..] else {
+                return Err(format!("line {}: one move after ':'", i + 1));
+            };
+            entries.push((path, m));
+        }
+        if entries.len() != count {
+            return Err(format!(
+                "{} entries where the header says {count}",
+                entries.len()
+            ));
+        }
+        Ok(Certificate {
+            rule,
+            attacker,
+            to_move,
+            vcf_bound,
+            root,
+            entries,
+        })
+    }
+}
+
+/// Points in move notation separated by spaces (`-` or nothing for none).
+pub fn parse_points(s: &str, n: usize) -> Result<Vec<Point>, String> {
+    let s = s.trim();
+    if s == "-" || s.is_empty() {
+        return Ok(Vec::new());
+    }
+    s.split_whitespace()
+        .map(|tok| {
+            crate::parse_point(tok, n).ok_or(format!("'{tok}' is not a point of the {n}x{n} board"))
+        })
+        .collect()
+}
+
+/// An exact position key: the stones of both colours.
+type Exact = ([u32; 20], [u32; 20]);
+
+fn exact_of_grid(g: &Grid) -> Exact {
+    let mut k = ([0u32; 20], [0u32; 20]);
+    for p in g.points() {
+        match g.get(p) {
+            Some(Color::Black) => k.0[p.y as usize] |= 1 << p.x,
+            Some(Color::White) => k.1[p.y as usize] |= 1 << p.x,
+            None => {}
+        }
+    }
+    k
+}
+
+/// What [`check`] examined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Attacker-to-move positions reached (each counted once).
+    pub positions: u64,
+    /// Defender replies examined.
+    pub replies: u64,
+    /// Positions closed by a five point or a short VCF.
+    pub leaves: u64,
+}
+
+/// Checks a certificate exhaustively with the referee: `Ok` with what was examined, or the first
+/// failure (the line of moves from the root and why).
+pub fn check(cert: &Certificate) -> Result<CheckReport, String> {
+    let n = cert.root.size();
+    let a = cert.attacker;
+    let d = !a;
+    let mut r = Referee::new(&cert.root, cert.rule);
+    for c in Color::ALL {
+        if r.has_five(c) {
+            return Err(format!(
+                "the root position already holds a five of {}",
+                c.name()
+            ));
+        }
+    }
+    // The strategy: exact position -> move.
+    let mut strategy: HashMap<Exact, Point> = HashMap::new();
+    for (k, (path, m)) in cert.entries.iter().enumerate() {
+        let mut g = cert.root.clone();
+        let mut c = cert.to_move;
+        for &p in path {
+            if g.get(p).is_some() {
+                return Err(format!(
+                    "entry {}: {} is on an occupied point",
+                    k + 1,
+                    point_name(p, n)
+                ));
+            }
+            g.set(p, Some(c));
+            c = !c;
+        }
+        if c != a {
+            return Err(format!("entry {}: the defender is to move there", k + 1));
+        }
+        strategy.insert(exact_of_grid(&g), *m);
+    }
+    let mut report = CheckReport::default();
+    let mut done: HashSet<Exact> = HashSet::new();
+    let mut line = Vec::new();
+    let name_line = |line: &[Point]| names(line.iter().copied(), n);
+    // Explicit stack: (position reached by `line`, whose move).
+    enum Step {
+        Attack,
+        Reply(usize),
+        Undo(Point),
+    }
+    let replies_of = |r: &Referee| -> Vec<Point> { r.empties().collect() };
+    let mut reply_lists: Vec<Vec<Point>> = Vec::new();
+    let mut stack = vec![if cert.to_move == a {
+        Step::Attack
+    } else {
+        reply_lists.push(replies_of(&r));
+        if reply_lists[0].is_empty() {
+            return Err("the board is full at the root".into());
+        }
+        Step::Reply(0)
+    }];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Undo(p) => {
+                r.clear(p);
+                line.pop();
+            }
+            Step::Attack => {
+                if !r.five_points(a).is_empty() {
+                    report.leaves += 1;
+                    continue;
+                }
+                let key = exact_of_grid(r.grid());
+                if !done.insert(key) {
+                    continue;
+                }
+                report.positions += 1;
+                if let Some(&m) = strategy.get(&key) {
+                    if !r.grid().contains(m) || r.grid().get(m).is_some() {
+                        return Err(format!(
+                            "after '{}': the move {} is not on an empty point",
+                            name_line(&line),
+                            point_name(m, n)
+                        ));
+                    }
+                    if r.is_foul(m, a) {
+                        return Err(format!(
+                            "after '{}': the move {} is forbidden",
+                            name_line(&line),
+                            point_name(m, n)
+                        ));
+                    }
+                    r.play(m, a);
+                    line.push(m);
+                    stack.push(Step::Undo(m));
+                    if r.has_five(a) {
+                        continue;
+                    }
+                    let replies = replies_of(&r);
+                    if replies.is_empty() {
+                        return Err(format!(
+                            "after '{}': the board is full, a draw",
+                            name_line(&line)
+                        ));
+                    }
+                    reply_lists.push(replies);
+                    stack.push(Step::Reply(reply_lists.len() - 1));
+                } else if referee::vcf(r.grid(), cert.rule, a, cert.vcf_bound).is_some() {
+                    report.leaves += 1;
+                } else {
+                    return Err(format!(
+                        "after '{}': no move in the certificate and no five point or VCF of at most {} fours",
+                        name_line(&line),
+                        cert.vcf_bound
+                    ));
+                }
+            }
+            Step::Reply(list) => {
+                // Take the next reply of this list; come back for the rest after it.
+                let Some(x) = reply_lists[list].pop() else {
+                    continue;
+                };
+                stack.push(Step::Reply(list));
+                report.replies += 1;
+                if r.makes_five(x, d) {
+                    return Err(format!(
+                        "after '{}': the defender makes five on {}",
+                        name_line(&line),
+                        point_name(x, n)
+                    ));
+                }
+                if r.is_foul(x, d) {
+                    continue;
+                }
+                r.play(x, d);
+                line.push(x);
+                stack.push(Step::Undo(x));
+                stack.push(Step::Attack);
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The certificate's attacker move after `moves` from the root: the entry's move, else a five
+/// point, else the first move of a VCF within the bound; `None` where the strategy has no move
+/// (the defender to move, or a position the strategy does not reach). Errors: an illegal move.
+pub fn lookup(cert: &Certificate, moves: &[Point]) -> Result<Option<Point>, String> {
+    let n = cert.root.size();
+    let mut g = cert.root.clone();
+    let mut c = cert.to_move;
+    for &p in moves {
+        if g.get(p).is_some() {
+            return Err(format!("{} is on an occupied point", point_name(p, n)));
+        }
+        g.set(p, Some(c));
+        c = !c;
+    }
+    if c != cert.attacker {
+        return Ok(None);
+    }
+    let key = exact_of_grid(&g);
+    for (path, m) in &cert.entries {
+        if path.len() == moves.len() {
+            let mut h = cert.root.clone();
+            let mut c = cert.to_move;
+            for &p in path {
+                h.set(p, Some(c));
+                c = !c;
+            }
+            if exact_of_grid(&h) == key {
+                return Ok(Some(*m));
+            }
+        }
+    }
+    let r = Referee::new(&g, cert.rule);
+    if let Some(&f) = r.five_points(cert.attacker).first() {
+        return Ok(Some(f));
+    }
+    Ok(referee::vcf(&g, cert.rule, cert.attacker, cert.vcf_bound).map(|l| l[0]))
+}
+
+impl Prover {
+    /// The certificate of a proved root: every attacker-to-move position the proof reaches that
+    /// needs more than a VCF of at most [`VCF_BOUND`] fours gets the proof's move, from the table,
+    /// or from the threat solver where a leaf was proved by it. Errors: the root is not proved, or
+    /// a position the proof needs cannot be proved again (a bug).
+    pub fn certificate(&mut self, root: &Grid, to_move: Color) -> Result<Certificate, String> {
+        let mut x = Extractor {
+            board: Board::from_grid(root, self.board.rule()),
+            referee: Referee::new(root, self.board.rule()),
+            attacker: self.attacker,
+            entries: Vec::new(),
+            done: HashSet::new(),
+            path: Vec::new(),
+        };
+        x.board.track_patterns();
+        if to_move == self.attacker {
+            x.attack(self, None)?;
+        } else {
+            x.defend(self, None)?;
+        }
+        Ok(Certificate {
+            rule: self.board.rule(),
+            attacker: self.attacker,
+            to_move,
+            vcf_bound: VCF_BOUND,
+            root: root.clone(),
+            entries: x.entries,
+        })
+    }
+}
+
+struct Extractor {
+    board: Board,
+    referee: Referee,
+    attacker: Color,
+    entries: Vec<(Vec<Point>, Point)>,
+    done: HashSet<Exact>,
+    path: Vec<Point>,
+}
+
+impl Extractor {
+    fn play(&mut self, p: Point, c: Color) {
+        self.board.make(p, c);
+        self.referee.play(p, c);
+        self.path.push(p);
+    }
+
+    fn take_back(&mut self, p: Point) {
+        self.board.unmake(p);
+        self.referee.clear(p);
+        self.path.pop();
+    }
+
+    fn where_(&self) -> String {
+        names(self.path.iter().copied(), self.board.size())
+    }
+
+    /// The attacker to move; `hint`: a threat proof of this position, when one is at hand.
+    fn attack(&mut self, prover: &mut Prover, hint: Option<&Proof>) -> Result<(), String> {
+        let a = self.attacker;
+        if !super::five_points(&self.board, a).is_empty() {
+            return Ok(());
+        }
+        let key = exact_of_grid(self.referee.grid());
+        if !self.done.insert(key) {
+            return Ok(());
+        }
+        if referee::vcf(self.referee.grid(), self.board.rule(), a, VCF_BOUND).is_some() {
+            return Ok(());
+        }
+        // A threat proof carries the answers to the defender's counter-fours; take one when the
+        // solver finds it, else the proof search's move from the table.
+        let solved = match hint {
+            Some(_) => None,
+            None => {
+                let mut nodes = 0;
+                super::threat_win(&self.board, a, &prover.options, &mut nodes)
+            }
+        };
+        let (m, replies): (Point, Option<&[(Point, Proof)]>) = match hint.or(solved.as_ref()) {
+            Some(Proof::Threat { attack, replies }) => (*attack, Some(&replies[..])),
+            Some(Proof::Five(p)) => (*p, None),
+            None => (
+                Prover::proved_move(&prover.table, &self.board).ok_or(format!(
+                    "after '{}': the position is not proved",
+                    self.where_()
+                ))?,
+                None,
+            ),
+        };
+        self.entries.push((self.path.clone(), m));
+        self.play(m, a);
+        let res = self.defend(prover, replies);
+        self.take_back(m);
+        res
+    }
+
+    /// The defender to move: every legal reply.
+    fn defend(
+        &mut self,
+        prover: &mut Prover,
+        hint: Option<&[(Point, Proof)]>,
+    ) -> Result<(), String> {
+        let a = self.attacker;
+        let d = !a;
+        if self.referee.has_five(a) {
+            return Ok(());
+        }
+        let replies: Vec<Point> = self.referee.empties().collect();
+        if replies.is_empty() {
+            return Err(format!("after '{}': the board is full", self.where_()));
+        }
+        for x in replies {
+            if self.referee.makes_five(x, d) {
+                return Err(format!(
+                    "after '{}': the defender makes five on {}",
+                    self.where_(),
+                    point_name(x, self.board.size())
+                ));
+            }
+            if self.referee.is_foul(x, d) {
+                continue;
+            }
+            let sub = hint.and_then(|h| h.iter().find(|(y, _)| *y == x).map(|(_, p)| p));
+            self.play(x, d);
+            let res = self.attack(prover, sub);
+            self.take_back(x);
+            res?;
+        }
+        Ok(())
+    }
+}

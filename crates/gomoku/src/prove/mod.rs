@@ -1,0 +1,788 @@
+//! Proving whole games: depth-first proof-number search (df-pn, Nagai 2002, with the 1+ε
+//! thresholds of Pawlewicz & Lew) over the real board, with the threat-space solver at the leaves
+//! (Allis, van den Herik & Huntjens 1994).
+//!
+//! - OR nodes (the attacker to move) are proved at once when the solver finds a VCF or VCT, and
+//!   disproved at once by a defender's pairing strategy ([`pairing`], boards up to 11x11). Otherwise
+//!   the attacker's moves are tried best-first, a few at a time: the next batch joins only when all
+//!   tried so far are disproved, so a disproof still covers every move.
+//! - AND nodes (the defender to move): when the attacker would win after a defender pass, only the
+//!   moves that touch that threat sequence, and the defender's fours, are searched (Allis's
+//!   restriction). Before such a node counts as proved, every other reply is checked: the solver must
+//!   find the attacker's win after it, or the reply joins the searched ones.
+//! - A transposition table keyed by the position up to the board's eight symmetries ([`keys`]).
+//!
+//! Proved and disproved positions can be saved and loaded ([`db`]); a proof becomes a certificate
+//! that [`cert`] writes and checks without search beyond a short VCF.
+
+pub mod cert;
+pub mod db;
+pub mod keys;
+pub mod pairing;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::search::defence::proof_squares;
+use crate::{solve, Bitboard, Board, Color, Grid, Limits, Mode, Pattern, Point, Proof, Rule};
+use keys::SymKeys;
+
+/// A proof or disproof number that stands for infinity.
+pub const INF: u32 = 1 << 30;
+
+/// What a proof search established.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker wins against every defence.
+    Win,
+    /// Every attacker strategy is refuted (the defender wins or draws).
+    NoWin,
+    /// A limit stopped the search first.
+    Unknown,
+}
+
+impl Verdict {
+    /// The name used in output (`win`, `no_win`, `unknown`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Verdict::Win => "win",
+            Verdict::NoWin => "no_win",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// Settings of a proof search.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Stop after this many nodes.
+    pub max_nodes: u64,
+    /// Stop after this much time.
+    pub max_time: Option<Duration>,
+    /// Nodes of each threat-space search at a leaf (per mode: VCF, then VCT).
+    pub leaf_nodes: u64,
+    /// The most attacker moves of a VCT at a leaf.
+    pub vct_depth: u32,
+    /// How many attacker moves an OR node tries before it widens (by as many again).
+    pub width: usize,
+    /// Search steps of each pairing-strategy try (0: none tried).
+    pub pairing_steps: u64,
+    /// Set from outside to stop the search (Ctrl-C); the result is then `Unknown`.
+    pub abort: Option<Arc<AtomicBool>>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max_nodes: u64::MAX,
+            max_time: None,
+            leaf_nodes: 20_000,
+            vct_depth: 10,
+            width: 8,
+            pairing_steps: 20_000,
+            abort: None,
+        }
+    }
+}
+
+/// A table entry: proof and disproof numbers, and for a proved OR node the attacker's move (as a
+/// point index `y * 20 + x` in the canonical frame of the key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub pn: u32,
+    pub dn: u32,
+    pub best: u16,
+}
+
+/// No move stored.
+pub const NO_MOVE: u16 = u16::MAX;
+
+/// Where a search stands, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub pn: u32,
+    pub dn: u32,
+    pub nodes: u64,
+    pub entries: usize,
+}
+
+/// What the search knows about a node it expanded, kept while the node is unsolved.
+#[derive(Clone, Debug)]
+struct Expanded {
+    /// Moves to search, best first, as canonical point indices.
+    moves: Vec<u16>,
+    /// OR nodes: how many of `moves` are tried so far.
+    width: usize,
+    /// AND nodes: replies left out by the threat restriction, not yet checked.
+    unchecked: Vec<u16>,
+}
+
+enum Expansion {
+    Solved(Entry),
+    Inner(Expanded),
+}
+
+/// A progress callback: the prover, and the root's numbers.
+type ProgressFn = Box<dyn FnMut(&Prover, Progress)>;
+
+/// A df-pn prover for one attacker on one board.
+pub struct Prover {
+    board: Board,
+    attacker: Color,
+    keys: SymKeys,
+    /// Whose turn at the root: the attacker's or not.
+    root_attacker: bool,
+    table: HashMap<u128, Entry>,
+    expanded: HashMap<u128, Expanded>,
+    pairing: Option<pairing::Pairing>,
+    options: Options,
+    start: Instant,
+    nodes: u64,
+    solver_nodes: u64,
+    stopped: bool,
+    /// Called now and then with the root's numbers.
+    progress: Option<ProgressFn>,
+    last_report: Instant,
+    root_key: u128,
+}
+
+/// The most expanded nodes kept (beyond it the store is emptied; they are expanded again).
+const MAX_EXPANDED: usize = 1 << 21;
+
+impl Prover {
+    /// A prover of `attacker`'s win on `grid` under `rule`, with `to_move` to play. The grid must
+    /// hold no five.
+    #[must_use]
+    pub fn new(
+        grid: &Grid,
+        rule: Rule,
+        attacker: Color,
+        to_move: Color,
+        options: Options,
+    ) -> Prover {
+        let mut board = Board::from_grid(grid, rule);
+        board.track_patterns();
+        let n = grid.size();
+        let mut keys = SymKeys::new(n);
+        for p in grid.points() {
+            if let Some(c) = grid.get(p) {
+                keys.toggle(p, c);
+            }
+        }
+        let root_attacker = to_move == attacker;
+        let root_key = keys.canonical(!root_attacker).0;
+        Prover {
+            board,
+            attacker,
+            keys,
+            root_attacker,
+            table: HashMap::new(),
+            expanded: HashMap::new(),
+            pairing: (n <= pairing::MAX_PAIRING_SIZE).then(|| pairing::Pairing::new(n)),
+            options,
+            start: Instant::now(),
+            nodes: 0,
+            solver_nodes: 0,
+            stopped: false,
+            progress: None,
+            last_report: Instant::now(),
+            root_key,
+        }
+    }
+
+    /// Calls `f` about five times a second with the root's numbers while the search runs.
+    pub fn on_progress(&mut self, f: impl FnMut(&Prover, Progress) + 'static) {
+        self.progress = Some(Box::new(f));
+    }
+
+    /// Nodes searched so far.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Nodes the threat-space solver searched at the leaves so far.
+    #[must_use]
+    pub fn solver_nodes(&self) -> u64 {
+        self.solver_nodes
+    }
+
+    /// The root's proof and disproof numbers ([`INF`] for infinity).
+    #[must_use]
+    pub fn root_numbers(&self) -> (u32, u32) {
+        self.numbers_of_root()
+    }
+
+    /// The table (solved and unsolved entries).
+    #[must_use]
+    pub fn table(&self) -> &HashMap<u128, Entry> {
+        &self.table
+    }
+
+    /// Bytes the table and the store of expanded nodes take, roughly.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        // A hash map entry: key, value, a control byte, at the map's load factor (7/8).
+        let table = self.table.capacity() * (16 + std::mem::size_of::<Entry>() + 1);
+        let expanded: usize = self
+            .expanded
+            .values()
+            .map(|e| 64 + 2 * (e.moves.capacity() + e.unchecked.capacity()))
+            .sum();
+        table + expanded + self.expanded.capacity() * 17
+    }
+
+    /// Loads solved entries (from a database), kept over whatever the search finds.
+    pub fn seed(&mut self, entries: impl IntoIterator<Item = (u128, Entry)>) {
+        for (k, e) in entries {
+            if e.pn == 0 || e.dn == 0 {
+                self.table.insert(k, e);
+            }
+        }
+    }
+
+    /// The solved entries (proved or disproved positions).
+    pub fn solved(&self) -> impl Iterator<Item = (u128, Entry)> + '_ {
+        self.table
+            .iter()
+            .filter(|(_, e)| e.pn == 0 || e.dn == 0)
+            .map(|(k, e)| (*k, *e))
+    }
+
+    /// Runs the search until the root is solved or a limit stops it.
+    pub fn run(&mut self) -> Verdict {
+        self.start = Instant::now();
+        self.stopped = false;
+        loop {
+            let (pn, dn) = self.numbers_of_root();
+            if pn == 0 {
+                return Verdict::Win;
+            }
+            if dn == 0 {
+                return Verdict::NoWin;
+            }
+            if self.stopped {
+                return Verdict::Unknown;
+            }
+            let node_attacker = self.root_attacker;
+            self.mid(node_attacker, INF - 1, INF - 1);
+        }
+    }
+
+    fn numbers_of_root(&self) -> (u32, u32) {
+        self.table
+            .get(&self.root_key)
+            .map_or((1, 1), |e| (e.pn, e.dn))
+    }
+
+    /// The attacker's proved move in the current position of `board` (attacker to move), if the
+    /// table has one: for certificates and for the engine.
+    #[must_use]
+    pub fn proved_move(table: &HashMap<u128, Entry>, board: &Board) -> Option<Point> {
+        let keys = keys_of(board);
+        let (key, t) = keys.canonical(false);
+        let e = table.get(&key)?;
+        (e.pn == 0 && e.best != NO_MOVE).then(|| keys::invert(t, index_point(e.best), board.size()))
+    }
+
+    fn limit_reached(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.options.max_nodes
+            || self
+                .options
+                .abort
+                .as_ref()
+                .is_some_and(|a| a.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+            return true;
+        }
+        if self.nodes & 255 == 0 {
+            let now = Instant::now();
+            if self
+                .options
+                .max_time
+                .is_some_and(|t| self.start.elapsed() >= t)
+            {
+                self.stopped = true;
+                return true;
+            }
+            if now.duration_since(self.last_report) >= Duration::from_millis(200) {
+                self.last_report = now;
+                if let Some(mut f) = self.progress.take() {
+                    let (pn, dn) = self.numbers_of_root();
+                    let p = Progress {
+                        pn,
+                        dn,
+                        nodes: self.nodes,
+                        entries: self.table.len(),
+                    };
+                    f(self, p);
+                    self.progress = Some(f);
+                }
+            }
+        }
+        false
+    }
+
+    fn color_to_move(&self, attacker_node: bool) -> Color {
+        if attacker_node {
+            self.attacker
+        } else {
+            !self.attacker
+        }
+    }
+
+    /// The multiple-iterative-deepening step of df-pn at the current position.
+    fn mid(&mut self, attacker_node: bool, th_pn: u32, th_dn: u32) {
+        self.nodes += 1;
+        let (key, t) = self.keys.canonical(!attacker_node);
+        if let Some(e) = self.table.get(&key) {
+            if e.pn == 0 || e.dn == 0 {
+                return;
+            }
+        }
+        let mut node = match self.expanded.remove(&key) {
+            Some(x) => x,
+            None => match self.expand(attacker_node, t) {
+                Expansion::Solved(e) => {
+                    self.table.insert(key, e);
+                    return;
+                }
+                Expansion::Inner(x) => x,
+            },
+        };
+        let n = self.board.size();
+        let mover = self.color_to_move(attacker_node);
+        loop {
+            let (pn, dn, best, second) = self.summarize(&mut node, attacker_node, t);
+            let best_move = if attacker_node && pn == 0 {
+                node.moves[best]
+            } else {
+                NO_MOVE
+            };
+            self.table.insert(
+                key,
+                Entry {
+                    pn,
+                    dn,
+                    best: best_move,
+                },
+            );
+            if pn == 0 || dn == 0 {
+                return;
+            }
+            if pn >= th_pn || dn >= th_dn || self.limit_reached() {
+                break;
+            }
+            let child = keys::invert(t, index_point(node.moves[best]), n);
+            let (cpn, cdn) = self.child_numbers(child, mover, attacker_node);
+            let (cth_pn, cth_dn) = if attacker_node {
+                (
+                    th_pn.min(epsilon_threshold(second)),
+                    sat_sub_add(th_dn, dn, cdn),
+                )
+            } else {
+                (
+                    sat_sub_add(th_pn, pn, cpn),
+                    th_dn.min(epsilon_threshold(second)),
+                )
+            };
+            self.play(child, mover);
+            self.mid(!attacker_node, cth_pn, cth_dn);
+            self.take_back(child, mover);
+        }
+        if self.expanded.len() >= MAX_EXPANDED {
+            self.expanded.clear();
+        }
+        self.expanded.insert(key, node);
+    }
+
+    fn play(&mut self, p: Point, c: Color) {
+        self.board.make(p, c);
+        self.keys.toggle(p, c);
+    }
+
+    fn take_back(&mut self, p: Point, c: Color) {
+        self.board.unmake(p);
+        self.keys.toggle(p, c);
+    }
+
+    fn child_numbers(&self, p: Point, mover: Color, attacker_node: bool) -> (u32, u32) {
+        let (k, _) = self.keys.with(p, mover).canonical(attacker_node);
+        self.table.get(&k).map_or((1, 1), |e| (e.pn, e.dn))
+    }
+
+    /// The node's numbers from its children's, widening an OR node whose tried moves all failed
+    /// and checking an AND node's left-out replies when the searched ones are all proved. Returns
+    /// (pn, dn, index of the child to search, the second-best child's number).
+    fn summarize(
+        &mut self,
+        node: &mut Expanded,
+        attacker_node: bool,
+        t: u8,
+    ) -> (u32, u32, usize, u32) {
+        let n = self.board.size();
+        let mover = self.color_to_move(attacker_node);
+        loop {
+            let count = if attacker_node {
+                node.width.min(node.moves.len())
+            } else {
+                node.moves.len()
+            };
+            // OR: pn = min, dn = sum; AND: pn = sum, dn = min. `best` has the least of the
+            // minimised number.
+            let mut best = 0usize;
+            let mut least = u32::MAX;
+            let mut second = u32::MAX;
+            let mut sum: u64 = 0;
+            for i in 0..count {
+                let p = keys::invert(t, index_point(node.moves[i]), n);
+                let (cpn, cdn) = self.child_numbers(p, mover, attacker_node);
+                let (minimised, summed) = if attacker_node {
+                    (cpn, cdn)
+                } else {
+                    (cdn, cpn)
+                };
+                if minimised < least {
+                    second = least;
+                    least = minimised;
+                    best = i;
+                } else if minimised < second {
+                    second = minimised;
+                }
+                sum = if summed >= INF {
+                    u64::from(INF)
+                } else {
+                    (sum + u64::from(summed)).min(u64::from(INF))
+                };
+            }
+            if attacker_node {
+                let left = node.moves.len() - count;
+                if least == INF && left > 0 {
+                    // Every move tried is disproved: try the next batch.
+                    node.width += self.options.width.max(1);
+                    continue;
+                }
+                let dn = if least == 0 {
+                    INF
+                } else {
+                    (sum + left as u64).min(u64::from(INF - 1)) as u32
+                };
+                let pn = least;
+                return (pn, if pn == INF { 0 } else { dn.max(1) }, best, second);
+            }
+            let pn = if sum >= u64::from(INF) && least != 0 {
+                INF
+            } else {
+                sum.min(u64::from(INF - 1)) as u32
+            };
+            let dn = least;
+            if dn == 0 {
+                return (INF, 0, best, second);
+            }
+            if pn == 0 && !node.unchecked.is_empty() {
+                // The searched replies are proved; every left-out reply must lose to a threat
+                // sequence too, or be searched.
+                let unchecked = std::mem::take(&mut node.unchecked);
+                let before = node.moves.len();
+                for m in unchecked {
+                    let p = keys::invert(t, index_point(m), n);
+                    if !self.attacker_wins_after(p) {
+                        node.moves.push(m);
+                    }
+                }
+                if node.moves.len() > before {
+                    continue;
+                }
+            }
+            if pn == 0 {
+                return (0, INF, best, second);
+            }
+            return (pn, dn, best, second);
+        }
+    }
+
+    /// Whether the threat solver finds the attacker's win after the defender's reply `p`
+    /// (recording the position as proved).
+    fn attacker_wins_after(&mut self, p: Point) -> bool {
+        let d = !self.attacker;
+        self.play(p, d);
+        let (key, _) = self.keys.canonical(false);
+        let known = self.table.get(&key).map(|e| e.pn == 0);
+        let won = match known {
+            Some(w) => w,
+            None => {
+                let w = five_points(&self.board, d).is_empty()
+                    && (!five_points(&self.board, self.attacker).is_empty()
+                        || self.threat_win(self.attacker).is_some());
+                if w {
+                    self.table.insert(
+                        key,
+                        Entry {
+                            pn: 0,
+                            dn: INF,
+                            best: NO_MOVE,
+                        },
+                    );
+                }
+                w
+            }
+        };
+        self.take_back(p, d);
+        won
+    }
+
+    /// A VCF, else a VCT, of `c` (to move) within the leaf limits.
+    fn threat_win(&mut self, c: Color) -> Option<Proof> {
+        threat_win(&self.board, c, &self.options, &mut self.solver_nodes)
+    }
+
+    /// Expands the current position: a solved entry when a rule or the threat solver decides it,
+    /// else the moves to search.
+    fn expand(&mut self, attacker_node: bool, t: u8) -> Expansion {
+        let a = self.attacker;
+        let d = !a;
+        let n = self.board.size();
+        let proved = Expansion::Solved(Entry {
+            pn: 0,
+            dn: INF,
+            best: NO_MOVE,
+        });
+        let disproved = Expansion::Solved(Entry {
+            pn: INF,
+            dn: 0,
+            best: NO_MOVE,
+        });
+        let canon = |p: Point| point_index(keys::apply(t, p, n));
+        let empties = empty_cells(&self.board);
+        if attacker_node {
+            if !five_points(&self.board, a).is_empty() {
+                let f = five_points(&self.board, a)
+                    .iter()
+                    .next()
+                    .expect("a five point");
+                return Expansion::Solved(Entry {
+                    pn: 0,
+                    dn: INF,
+                    best: canon(f),
+                });
+            }
+            let theirs = five_points(&self.board, d);
+            if theirs.count() >= 2 || empties.is_empty() {
+                return disproved;
+            }
+            if let Some(f) = theirs.iter().next() {
+                // The attacker must block.
+                return Expansion::Inner(Expanded {
+                    moves: vec![canon(f)],
+                    width: 1,
+                    unchecked: Vec::new(),
+                });
+            }
+            if let Some(proof) = self.threat_win(a) {
+                let first = match proof {
+                    Proof::Five(p) | Proof::Threat { attack: p, .. } => p,
+                };
+                return Expansion::Solved(Entry {
+                    pn: 0,
+                    dn: INF,
+                    best: canon(first),
+                });
+            }
+            if self.options.pairing_steps > 0
+                && self
+                    .pairing
+                    .as_ref()
+                    .is_some_and(|t| t.find(&self.board, a, self.options.pairing_steps).is_some())
+            {
+                return disproved;
+            }
+            let moves = self.ordered(&empties, a, t);
+            let width = self.options.width.max(1);
+            return Expansion::Inner(Expanded {
+                moves,
+                width,
+                unchecked: Vec::new(),
+            });
+        }
+        if !five_points(&self.board, d).is_empty() || empties.is_empty() {
+            return disproved;
+        }
+        let ours = five_points(&self.board, a);
+        if ours.count() >= 2 {
+            return proved;
+        }
+        if let Some(f) = ours.iter().next() {
+            return Expansion::Inner(Expanded {
+                moves: vec![canon(f)],
+                width: 1,
+                unchecked: Vec::new(),
+            });
+        }
+        let mut moves = self.ordered(&empties, d, t);
+        let mut unchecked = Vec::new();
+        if let Some(proof) = self.threat_win(a) {
+            // Allis's restriction: the replies that touch the threat sequence, and the
+            // defender's fours.
+            let sets = self.board.pattern_sets(d);
+            let relevant = proof_squares(&self.board, &proof) | sets.four | sets.open_four;
+            let (kept, left): (Vec<u16>, Vec<u16>) = moves
+                .iter()
+                .partition(|&&m| relevant.contains(keys::invert(t, index_point(m), n)));
+            moves = kept;
+            unchecked = left;
+            if moves.is_empty() {
+                // Nothing touches it: every reply is checked against the solver.
+                moves = std::mem::take(&mut unchecked);
+            }
+        }
+        Expansion::Inner(Expanded {
+            moves,
+            width: usize::MAX,
+            unchecked,
+        })
+    }
+
+    /// `cells` ordered best first for `c` to play, as canonical indices, one move per class of
+    /// moves equivalent under the position's own symmetries.
+    fn ordered(&self, cells: &[Point], c: Color, t: u8) -> Vec<u16> {
+        let n = self.board.size();
+        let mut scored: Vec<(i32, Point)> = cells
+            .iter()
+            .map(|&p| (move_score(&self.board, p, c), p))
+            .collect();
+        scored.sort_by_key(|&(s, p)| (-s, p.y, p.x));
+        let attacker_node = c == self.attacker;
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::with_capacity(scored.len());
+        for (_, p) in scored {
+            let (k, _) = self.keys.with(p, c).canonical(attacker_node);
+            if seen.insert(k) {
+                out.push(point_index(keys::apply(t, p, n)));
+            }
+        }
+        out
+    }
+}
+
+/// A VCF, else a VCT, of `c` (to move) on `board` within the leaf limits of `options`; adds the
+/// nodes searched to `nodes`.
+pub(crate) fn threat_win(
+    board: &Board,
+    c: Color,
+    options: &Options,
+    nodes: &mut u64,
+) -> Option<Proof> {
+    for mode in [Mode::Vcf, Mode::Vct] {
+        let mut limits = Limits::for_mode(mode);
+        limits.nodes = options.leaf_nodes;
+        if mode == Mode::Vct {
+            limits.depth = options.vct_depth;
+        }
+        let out = solve(board, c, mode, &limits);
+        *nodes += out.nodes;
+        if out.proof.is_some() {
+            return out.proof;
+        }
+    }
+    None
+}
+
+/// The empty cells where a stone of `c` makes five.
+#[must_use]
+pub fn five_points(board: &Board, c: Color) -> Bitboard {
+    board.pattern_sets(c).five
+}
+
+fn empty_cells(board: &Board) -> Vec<Point> {
+    let n = board.size() as u8;
+    let mut out = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let p = Point::new(x, y);
+            if board.stone(p).is_none() {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// A cheap static score of `c` playing `p`: its own line classes there, the opponent's (a block),
+/// the stones around it, nearness to the centre.
+fn move_score(board: &Board, p: Point, c: Color) -> i32 {
+    const OWN: [i32; 5] = [0, 12, 16, 60, 5000];
+    const THEIRS: [i32; 5] = [0, 9, 12, 45, 2500];
+    let rank = |pat: Pattern| pat as usize;
+    let mut s = 0;
+    for pat in board.patterns(p, c) {
+        s += OWN[rank(pat)];
+    }
+    for pat in board.patterns(p, !c) {
+        s += THEIRS[rank(pat)];
+    }
+    let n = board.size() as i32;
+    let (x, y) = (i32::from(p.x), i32::from(p.y));
+    for dy in -2..=2 {
+        for dx in -2..=2 {
+            let (qx, qy) = (x + dx, y + dy);
+            if (dx, dy) == (0, 0) || !(0..n).contains(&qx) || !(0..n).contains(&qy) {
+                continue;
+            }
+            if board.stone(Point::new(qx as u8, qy as u8)).is_some() {
+                s += if dx.abs() <= 1 && dy.abs() <= 1 { 3 } else { 1 };
+            }
+        }
+    }
+    let c2 = n - 1;
+    s - ((2 * x - c2).abs() + (2 * y - c2).abs()) / 4
+}
+
+/// The key table's view of `board`'s stones.
+#[must_use]
+pub fn keys_of(board: &Board) -> SymKeys {
+    let mut k = SymKeys::new(board.size());
+    for c in Color::ALL {
+        for p in board.stones(c).iter() {
+            k.toggle(p, c);
+        }
+    }
+    k
+}
+
+/// A point as a table index `y * 20 + x`.
+#[must_use]
+pub fn point_index(p: Point) -> u16 {
+    u16::from(p.y) * 20 + u16::from(p.x)
+}
+
+/// The point of a table index.
+#[must_use]
+pub fn index_point(i: u16) -> Point {
+    Point::new((i % 20) as u8, (i / 20) as u8)
+}
+
+/// `th - total + part`, saturating (infinite thresholds stay infinite).
+fn sat_sub_add(th: u32, total: u32, part: u32) -> u32 {
+    if th >= INF - 1 {
+        return INF - 1;
+    }
+    (i64::from(th) - i64::from(total) + i64::from(part)).clamp(1, i64::from(INF - 1)) as u32
+}
+
+/// The 1+ε threshold for the best child: a quarter above the second-best child's number.
+fn epsilon_threshold(second: u32) -> u32 {
+    if second >= INF - 1 {
+        return INF - 1;
+    }
+    (u64::from(second) + u64::from(second) / 4 + 1).min(u64::from(INF - 1)) as u32
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,177 @@
+use std::collections::HashMap;
+
+use super::cert::{check, lookup, Certificate};
+use super::*;
+use crate::search::referee::Referee;
+
+/// The plain game-tree reference: whether `attacker` wins from `grid` with `to_move` to play,
+/// trying every move of both sides (memoised by exact position).
+fn brute(
+    grid: &mut Grid,
+    rule: Rule,
+    attacker: Color,
+    to_move: Color,
+    memo: &mut HashMap<Grid, bool>,
+) -> bool {
+    if let Some(&v) = memo.get(grid) {
+        return v;
+    }
+    let r = Referee::new(grid, rule);
+    let empties: Vec<Point> = grid.points().filter(|&p| grid.get(p).is_none()).collect();
+    let v = if to_move == attacker {
+        empties.iter().any(|&p| {
+            if r.makes_five(p, attacker) {
+                return true;
+            }
+            grid.set(p, Some(attacker));
+            let w = brute(grid, rule, attacker, !attacker, memo);
+            grid.set(p, None);
+            w
+        })
+    } else {
+        !empties.is_empty()
+            && empties.iter().all(|&p| {
+                if r.makes_five(p, !attacker) {
+                    return false;
+                }
+                grid.set(p, Some(!attacker));
+                let w = brute(grid, rule, attacker, attacker, memo);
+                grid.set(p, None);
+                w
+            })
+    };
+    memo.insert(grid.clone(), v);
+    v
+}
+
+fn options(pairing: bool) -> Options {
+    Options {
+        pairing_steps: if pairing { 20_000 } else { 0 },
+        ..Options::default()
+    }
+}
+
+/// Random positions with no five and legal stone counts, `empties` cells left empty.
+fn random_positions(n: usize, empties: usize, count: usize, seed: u64) -> Vec<(Grid, Color)> {
+    let mut rng = stonelab_rand::SplitMix64::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut g = Grid::new(n).unwrap();
+        let mut c = Color::Black;
+        let mut ok = true;
+        for _ in 0..n * n - empties {
+            let free: Vec<Point> = g.points().filter(|&p| g.get(p).is_none()).collect();
+            let p = free[(rng.next_u64() % free.len() as u64) as usize];
+            g.set(p, Some(c));
+            if g.wins_at(p, Rule::Freestyle) {
+                ok = false;
+                break;
+            }
+            c = !c;
+        }
+        if ok {
+            out.push((g, c));
+        }
+    }
+    out
+}
+
+#[test]
+fn prove_agrees_with_the_plain_game_tree_on_random_small_positions() {
+    let mut wins = 0;
+    let mut no_wins = 0;
+    for (n, empties, seed) in [(5usize, 11usize, 1u64), (6, 11, 2), (7, 10, 3)] {
+        for (grid, to_move) in random_positions(n, empties, 40, seed) {
+            for attacker in [Color::Black, Color::White] {
+                for rule in [Rule::Freestyle, Rule::Standard] {
+                    let mut g = grid.clone();
+                    if Referee::new(&g, rule).has_five(Color::Black)
+                        || Referee::new(&g, rule).has_five(Color::White)
+                    {
+                        continue;
+                    }
+                    let truth = brute(&mut g, rule, attacker, to_move, &mut HashMap::new());
+                    for pairing in [false, true] {
+                        let mut p = Prover::new(&grid, rule, attacker, to_move, options(pairing));
+                        let v = p.run();
+                        let want = if truth { Verdict::Win } else { Verdict::NoWin };
+                        assert_eq!(v, want, "{n}x{n} {rule:?} attacker {attacker:?} to move {to_move:?} pairing {pairing}\n{grid:?}");
+                        if v == Verdict::Win {
+                            let cert = p.certificate(&grid, to_move).unwrap();
+                            check(&cert).unwrap();
+                        }
+                    }
+                    if truth {
+                        wins += 1;
+                    } else {
+                        no_wins += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(wins > 40 && no_wins > 40, "{wins} wins, {no_wins} no-wins");
+}
+
+#[test]
+fn small_empty_boards_are_no_win_for_both_sides() {
+    for n in [5usize, 6] {
+        let grid = Grid::new(n).unwrap();
+        for attacker in [Color::Black, Color::White] {
+            let mut p = Prover::new(
+                &grid,
+                Rule::Freestyle,
+                attacker,
+                Color::Black,
+                Options::default(),
+            );
+            assert_eq!(p.run(), Verdict::NoWin, "{n}x{n} attacker {attacker:?}");
+        }
+    }
+}
+
+/// A won random 7x7 position whose proof needs the proof-number search (the threat solver alone
+/// does not find the win at the root), with its prover after the search.
+fn searched_win() -> (Grid, Color, Prover) {
+    for empties in [24usize, 20, 16, 12] {
+        for (grid, to_move) in random_positions(7, empties, 60, 17 + empties as u64) {
+            let mut p = Prover::new(&grid, Rule::Freestyle, to_move, to_move, Options::default());
+            if p.run() == Verdict::Win && p.nodes() > 2 {
+                return (grid, to_move, p);
+            }
+        }
+    }
+    panic!("no searched win among the random positions");
+}
+
+#[test]
+fn a_searched_win_gives_a_certificate_that_checks_and_breaks_when_changed() {
+    let (grid, to_move, mut p) = searched_win();
+    let cert = p.certificate(&grid, to_move).unwrap();
+    let report = check(&cert).unwrap();
+    assert!(report.positions >= 2 && report.replies > 0, "{report:?}");
+    // The text round-trips, and a corrupted text is refused.
+    let text = cert.to_text();
+    assert_eq!(Certificate::parse(&text).unwrap(), cert);
+    assert!(Certificate::parse(&text.replacen("rule freestyle", "rule standard", 1)).is_err());
+    assert!(Certificate::parse(&text[..text.len() - 2]).is_err());
+    // proof-move gives the root entry's move at the root, and nothing for the defender.
+    let root_move = lookup(&cert, &[]).unwrap().unwrap();
+    assert_eq!(root_move, cert.entries[0].1);
+    assert_eq!(lookup(&cert, &[root_move]).unwrap(), None);
+    // The root entry taken out, or replaced by another move, breaks the proof (the root has no
+    // short VCF, or the solver would have proved it at once).
+    let mut cut = cert.clone();
+    cut.entries.remove(0);
+    assert!(check(&cut).is_err());
+    let empty: Vec<Point> = grid.points().filter(|&q| grid.get(q).is_none()).collect();
+    let mut broken = 0;
+    for &q in &empty {
+        let mut bad = cert.clone();
+        bad.entries[0].1 = q;
+        if q != root_move && check(&bad).is_err() {
+            broken += 1;
+        }
+    }
+    assert!(broken > 0, "no other root move fails the check");
+}

@@ -1,0 +1,46 @@
+//! The prover on the committed solver suite (`tests/data/gomoku/tss_suite.txt`, 15x15): wherever the
+//! threat solver finds a win, `prove` (with the solver's own limits at its leaves) proves one too,
+//! and its certificate passes the referee-based checker.
+
+use std::time::Instant;
+
+use stonelab_gomoku::prove::cert::check;
+use stonelab_gomoku::prove::{Options, Prover, Verdict};
+use stonelab_gomoku::search::suite::parse_suite;
+use stonelab_gomoku::search::{solve, Limits};
+use stonelab_gomoku::{Board, Mode};
+
+const SUITE: &str = include_str!("../../../tests/data/gomoku/tss_suite.txt");
+
+#[test]
+fn prove_agrees_with_solve_on_the_suite_and_every_certificate_checks() {
+    let mut wins = 0;
+    for (i, e) in parse_suite(SUITE).iter().enumerate() {
+        let board = Board::from_grid(&e.grid, e.rule);
+        let solved = solve(&board, e.to_move, e.mode, &Limits::for_mode(e.mode));
+        if solved.proof.is_none() {
+            continue;
+        }
+        let start = Instant::now();
+        let options = Options {
+            leaf_nodes: Limits::for_mode(Mode::Vct).nodes,
+            vct_depth: Limits::for_mode(Mode::Vct).depth,
+            max_nodes: 10_000,
+            ..Options::default()
+        };
+        let mut p = Prover::new(&e.grid, e.rule, e.to_move, e.to_move, options);
+        assert_eq!(p.run(), Verdict::Win, "suite line {i}: {}", e.moves);
+        let cert = p
+            .certificate(&e.grid, e.to_move)
+            .unwrap_or_else(|err| panic!("suite line {i} ({}): {err}", e.moves));
+        let report = check(&cert).unwrap_or_else(|err| panic!("suite line {i}: {err}"));
+        eprintln!(
+            "suite line {i}: {} entries, {} positions checked, {:.2} s",
+            cert.entries.len(),
+            report.positions,
+            start.elapsed().as_secs_f64()
+        );
+        wins += 1;
+    }
+    assert!(wins >= 30, "only {wins} wins in the suite");
+}

@@ -1,0 +1,467 @@
+//! `stonelab gomoku prove`, `check-proof` and `proof-move`: whole-game proofs by proof-number
+//! search over threat-space search, their database and their certificates.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use serde::Serialize;
+use stonelab_gomoku::prove::cert::{self, Certificate};
+use stonelab_gomoku::prove::db::Db;
+use stonelab_gomoku::prove::{Options, Prover, Verdict};
+use stonelab_gomoku::search::referee::Referee;
+use stonelab_gomoku::{point_name, Color, Rule};
+
+use crate::arena::write_atomically;
+use crate::common::{check_output_path, print_json, Format};
+
+/// The rules a proof may be about.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProveRule {
+    /// Five or more in a row wins
+    #[default]
+    #[value(alias = "0")]
+    Freestyle,
+    /// Exactly five wins (also `1`)
+    #[value(alias = "1")]
+    Standard,
+}
+
+/// Who tries to win.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Black,
+    White,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Input: a position as `gomoku solve` reads it (a diagram, a move list, a .psq or \
+    SGF record); nothing, or '-', reads standard input, and an empty input is the empty board. The \
+    side to move follows from the stone counts (Black when they are equal).\n\n\
+    The search: df-pn over the real board; at each attacker-to-move node the threat-space solver \
+    (VCF, then VCT) is tried first; the defender's replies are cut to those that touch the threat \
+    the attacker has after a defender pass, and the defender's fours (every other reply is checked \
+    to lose to a threat sequence before a node counts as proved); the attacker's moves are tried \
+    best first, a few at a time, all of them before a 'no_win'. Boards up to 11x11 also use pairing \
+    strategies to disprove.\n\n\
+    Results: 'win' (proved), 'no_win' (every attacker strategy is refuted: a draw or a loss), \
+    'unknown' (a limit stopped the search; with --db the work so far is kept and the next run goes \
+    on from it). Ctrl-C stops the search and saves the database.\n\n\
+    JSON: {\"result\",\"attacker\",\"to_move\",\"size\",\"rule\",\"nodes\",\"solver_nodes\",\"seconds\",\
+    \"cpu_seconds\",\"proof_tree\",\"certificate\",\"entries\",\"peak_memory_bytes\",\"root_pn\",\"root_dn\"}; \
+    proof_tree is the number of attacker moves in the certificate (null without a win)."
+)]
+pub struct ProveArgs {
+    /// Board size of a move list or of an empty input (5..=20; default 15)
+    #[arg(long)]
+    size: Option<usize>,
+    /// Winning rule
+    #[arg(long, value_enum, default_value_t = ProveRule::Freestyle)]
+    rule: ProveRule,
+    /// The side that tries to win (default: the side to move)
+    #[arg(long, value_enum)]
+    attacker: Option<Side>,
+    /// Stop after this many proof-search nodes (default: no limit)
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Stop after this many seconds (default: no limit)
+    #[arg(long)]
+    max_seconds: Option<f64>,
+    /// Search threads (only 1 so far)
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Nodes of each threat-space search at a leaf (default: 200 on boards up to 11x11, where
+    /// pairing strategies settle most positions, 20000 above)
+    #[arg(long)]
+    leaf_nodes: Option<u64>,
+    /// Search steps of each pairing-strategy try (boards up to 11x11; 0: never tried)
+    #[arg(long, default_value_t = 20_000)]
+    pairing_steps: u64,
+    /// Attacker moves an OR node tries before widening
+    #[arg(long, default_value_t = 8)]
+    width: usize,
+    /// Proved and disproved positions: loaded at the start, saved every minute and at the end
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Write the certificate of a win here
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Show a progress line even when standard error is not a terminal
+    #[arg(long)]
+    progress: bool,
+    /// Input file, or '-' (or nothing) for standard input
+    file: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    result: &'static str,
+    attacker: &'static str,
+    to_move: &'static str,
+    size: usize,
+    rule: &'static str,
+    nodes: u64,
+    solver_nodes: u64,
+    seconds: f64,
+    cpu_seconds: f64,
+    proof_tree: Option<usize>,
+    certificate: Option<String>,
+    entries: usize,
+    peak_memory_bytes: usize,
+    root_pn: u32,
+    root_dn: u32,
+}
+
+/// CPU time of this process (user + system), from /proc; 0 where unknown.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which ends with ')'): utime is the 12th, stime the 13th.
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
+    crate::common::check_threads("--threads", args.threads)?;
+    if args.threads > 1 {
+        bail!(
+            "--threads {}: the prover runs on one thread so far",
+            args.threads
+        );
+    }
+    if let Some(s) = args.max_seconds {
+        if !(s.is_finite() && s > 0.0) {
+            bail!("--max-seconds must be a positive number");
+        }
+    }
+    if args.width == 0 {
+        bail!("--width must be at least 1");
+    }
+    let rule: Rule = match args.rule {
+        ProveRule::Freestyle => Rule::Freestyle,
+        ProveRule::Standard => Rule::Standard,
+    };
+    let text = crate::common::read_input(args.file.as_deref())?;
+    let name = match args.file.as_deref() {
+        None | Some("-") => "<stdin>",
+        Some(f) => f,
+    };
+    let grid = if text.trim().is_empty() {
+        let n = args.size.unwrap_or(15);
+        stonelab_gomoku::Grid::new(n).map_err(|e| anyhow::anyhow!("--size: {e}"))?
+    } else {
+        super::read_position(args.file.as_deref(), args.size, rule)?.grid
+    };
+    let n = grid.size();
+    let referee = Referee::new(&grid, rule);
+    for c in Color::ALL {
+        if referee.has_five(c) {
+            bail!("{name}: {} already has a five; nothing to prove", c.name());
+        }
+    }
+    let count = |c: Color| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
+    let (black, white) = (count(Color::Black), count(Color::White));
+    let to_move = if black == white {
+        Color::Black
+    } else if black == white + 1 {
+        Color::White
+    } else {
+        bail!(
+            "{name}: {black} black and {white} white stones cannot come from a game (Black moves \
+             first, so Black has as many stones as White or one more)"
+        );
+    };
+    if black + white == n * n {
+        bail!("{name}: the board is full");
+    }
+    let attacker = match args.attacker {
+        Some(Side::Black) => Color::Black,
+        Some(Side::White) => Color::White,
+        None => to_move,
+    };
+    if let Some(out) = &args.out {
+        check_output_path(out, "--out")?;
+    }
+    if let Some(db) = &args.db {
+        check_output_path(db, "--db")?;
+    }
+    let abort = Arc::new(AtomicBool::new(false));
+    let options = Options {
+        max_nodes: args.max_nodes.unwrap_or(u64::MAX),
+        max_time: args.max_seconds.map(Duration::from_secs_f64),
+        leaf_nodes: args.leaf_nodes.unwrap_or(
+            if n <= stonelab_gomoku::prove::pairing::MAX_PAIRING_SIZE {
+                200
+            } else {
+                20_000
+            },
+        ),
+        width: args.width,
+        pairing_steps: args.pairing_steps,
+        abort: Some(abort.clone()),
+        ..Options::default()
+    };
+    let mut prover = Prover::new(&grid, rule, attacker, to_move, options);
+    let mut loaded = 0;
+    if let Some(path) = &args.db {
+        if let Some(db) = Db::load(path).map_err(|e| anyhow::anyhow!(e))? {
+            if db.size != n || db.rule != rule || db.attacker != attacker {
+                bail!(
+                    "{}: the database is for {}x{} {} with {} attacking, not {n}x{n} {} with {} \
+                     attacking",
+                    path.display(),
+                    db.size,
+                    db.size,
+                    db.rule.name(),
+                    db.attacker.name(),
+                    rule.name(),
+                    attacker.name()
+                );
+            }
+            loaded = db.entries.len();
+            prover.seed(db.entries);
+        }
+    }
+    let save = move |prover: &Prover, path: &PathBuf| -> anyhow::Result<()> {
+        let db = Db {
+            size: n,
+            rule,
+            attacker,
+            entries: prover.solved().collect(),
+        };
+        write_atomically(path, &db.to_bytes()).with_context(|| format!("--db {}", path.display()))
+    };
+    let bar = crate::common::Spinner::new(format!(
+        "proving {n}x{n} {} for {}",
+        rule.name(),
+        attacker.name()
+    ));
+    let lines = args.progress;
+    let started = Instant::now();
+    let cpu_start = cpu_seconds();
+    let mut last_save = Instant::now();
+    let mut last_line = Instant::now();
+    let db_path = args.db.clone();
+    let peak = std::rc::Rc::new(std::cell::Cell::new(0usize));
+    let peak_in = peak.clone();
+    let bar_in = bar.clone();
+    prover.on_progress(move |p, prog| {
+        peak_in.set(peak_in.get().max(p.memory_bytes()));
+        let msg = format!(
+            "root pn {} dn {}, {} nodes, {} positions, {:.0} s",
+            show(prog.pn),
+            show(prog.dn),
+            prog.nodes,
+            prog.entries,
+            started.elapsed().as_secs_f64()
+        );
+        bar_in.set(msg.clone());
+        if lines && last_line.elapsed() >= Duration::from_secs(10) {
+            last_line = Instant::now();
+            eprintln!("{msg}");
+        }
+        if let Some(path) = &db_path {
+            if last_save.elapsed() >= Duration::from_secs(60) {
+                last_save = Instant::now();
+                if let Err(e) = save(p, path) {
+                    eprintln!("warning: {e:#}");
+                }
+            }
+        }
+    });
+    let abort_on_signal = abort.clone();
+    // Ctrl-C stops the search at the next node; the database is saved below.
+    let _ = ctrlc::set_handler(move || {
+        abort_on_signal.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let verdict = prover.run();
+    bar.finish();
+    let seconds = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_start;
+    peak.set(peak.get().max(prover.memory_bytes()));
+    if let Some(path) = &args.db {
+        save(&prover, path)?;
+    }
+    let mut proof_tree = None;
+    let mut cert_path = None;
+    if verdict == Verdict::Win {
+        let cert = prover
+            .certificate(&grid, to_move)
+            .map_err(|e| anyhow::anyhow!("building the certificate: {e}"))?;
+        proof_tree = Some(cert.entries.len());
+        if let Some(out) = &args.out {
+            write_atomically(out, cert.to_text().as_bytes())
+                .with_context(|| format!("--out {}", out.display()))?;
+            cert_path = Some(out.display().to_string());
+        }
+    } else if args.out.is_some() && args.format == Format::Text {
+        eprintln!("no certificate written: the result is {}", verdict.name());
+    }
+    let (root_pn, root_dn) = prover.root_numbers();
+    let report = Report {
+        result: verdict.name(),
+        attacker: attacker.name(),
+        to_move: to_move.name(),
+        size: n,
+        rule: rule.name(),
+        nodes: prover.nodes(),
+        solver_nodes: prover.solver_nodes(),
+        seconds,
+        cpu_seconds: cpu,
+        proof_tree,
+        certificate: cert_path,
+        entries: prover.table().len(),
+        peak_memory_bytes: peak.get(),
+        root_pn,
+        root_dn,
+    };
+    if args.format == Format::Json {
+        return print_json(&report);
+    }
+    println!("{}", report.result);
+    println!(
+        "attacker {} ({} to move), {n}x{n} {}",
+        report.attacker, report.to_move, report.rule
+    );
+    println!(
+        "nodes {} (threat solver {}), {:.2} s wall, {:.2} s CPU, {} table entries{}",
+        report.nodes,
+        report.solver_nodes,
+        seconds,
+        cpu,
+        report.entries,
+        if loaded > 0 {
+            format!(" ({loaded} loaded)")
+        } else {
+            String::new()
+        }
+    );
+    if verdict == Verdict::Unknown {
+        println!(
+            "root proof number {} disproof number {}",
+            show(root_pn),
+            show(root_dn)
+        );
+    }
+    if let Some(t) = proof_tree {
+        println!("proof tree: {t} attacker moves in the certificate");
+    }
+    if let Some(c) = &report.certificate {
+        println!("certificate written to {c}");
+    }
+    println!(
+        "peak memory about {} MiB",
+        report.peak_memory_bytes.div_ceil(1 << 20)
+    );
+    Ok(())
+}
+
+fn show(x: u32) -> String {
+    if x >= stonelab_gomoku::prove::INF {
+        "inf".into()
+    } else {
+        x.to_string()
+    }
+}
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Checks every position the certificate's strategy reaches: the attacker plays \
+    the listed move, and every legal reply of the defender must lead to a listed position or to one \
+    where the attacker has a five point or a VCF of at most the certificate's bound of fours (found \
+    by the plain referee search). Exit status 0 when it holds, 1 with the line that fails otherwise.\n\
+    JSON: {\"valid\":true,\"positions\":N,\"replies\":N,\"leaves\":N,\"entries\":N,\"seconds\":S} or \
+    {\"valid\":false,\"error\":\"...\"}."
+)]
+pub struct CheckArgs {
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// The certificate
+    cert: String,
+}
+
+fn read_cert(path: &str) -> anyhow::Result<Certificate> {
+    let text = std::fs::read(path).with_context(|| format!("cannot read '{path}'"))?;
+    let text = String::from_utf8(text)
+        .map_err(|_| anyhow::anyhow!("{path}: not a stonelab proof certificate (not text)"))?;
+    Certificate::parse(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))
+}
+
+pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
+    let c = read_cert(&args.cert)?;
+    let started = Instant::now();
+    let res = cert::check(&c);
+    let seconds = started.elapsed().as_secs_f64();
+    match (res, args.format) {
+        (Ok(r), Format::Json) => print_json(&serde_json::json!({
+            "valid": true, "positions": r.positions, "replies": r.replies, "leaves": r.leaves,
+            "entries": c.entries.len(), "seconds": seconds })),
+        (Ok(r), Format::Text) => {
+            println!(
+                "valid: {} wins ({}x{} {}); {} positions checked, {} defender replies, {} closed by a five point or a VCF of at most {} fours; {:.2} s",
+                c.attacker.name(),
+                c.root.size(),
+                c.root.size(),
+                c.rule.name(),
+                r.positions,
+                r.replies,
+                r.leaves,
+                c.vcf_bound,
+                seconds
+            );
+            Ok(())
+        }
+        (Err(e), Format::Json) => {
+            print_json(&serde_json::json!({ "valid": false, "error": e }))?;
+            std::process::exit(1);
+        }
+        (Err(e), Format::Text) => bail!("{}: invalid: {e}", args.cert),
+    }
+}
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Moves are in move notation (column letter from a, row number from 1 at the \
+    bottom: h8 is the centre of 15x15), from the certificate's root, both sides alternating. Prints \
+    the certificate's attacker move there: its entry, else a five point, else the first move of a \
+    VCF within the certificate's bound; 'none' when the defender is to move or the strategy has no \
+    move there."
+)]
+pub struct MoveArgs {
+    /// The moves from the root, e.g. "h8 i9"
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// The certificate
+    cert: String,
+}
+
+pub fn proof_move(args: MoveArgs) -> anyhow::Result<()> {
+    let c = read_cert(&args.cert)?;
+    let n = c.root.size();
+    let moves = cert::parse_points(&args.moves.replace(',', " "), n)
+        .map_err(|e| anyhow::anyhow!("--moves: {e}"))?;
+    let m = cert::lookup(&c, &moves).map_err(|e| anyhow::anyhow!("--moves: {e}"))?;
+    let name = m.map_or_else(|| "none".to_string(), |p| point_name(p, n));
+    match args.format {
+        Format::Json => print_json(&serde_json::json!({ "move": m.map(|p| point_name(p, n)) })),
+        Format::Text => {
+            println!("{name}");
+            Ok(())
+        }
+    }
+}
