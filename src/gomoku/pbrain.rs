@@ -39,6 +39,10 @@ pub struct Args {
     /// Search threads (Lazy SMP) until the manager sends INFO thread_num; at most the machine's cores
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub threads: u64,
+    /// A proof database (`gomoku prove --db`): the brain plays its proved move whenever the
+    /// position is in it (as the database's attacker, on its size and rule)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<std::path::PathBuf>,
 }
 
 /// Largest `--tt-mib`: 16 GiB of table.
@@ -64,6 +68,21 @@ pub fn run(args: &Args) -> std::io::Result<()> {
         table_bytes: args.tt_mib.max(1) << 20,
         messages: !args.quiet,
         threads: thread_count(args.threads).0,
+        book: match &args.db {
+            None => None,
+            Some(path) => match stonelab_gomoku::prove::db::Db::load(path) {
+                Ok(Some(db)) => Some(std::sync::Arc::new(stonelab_gomoku::prove::db::Book::new(
+                    db,
+                ))),
+                Ok(None) => {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        format!("--db {}: no such file", path.display()),
+                    ))
+                }
+                Err(e) => return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
+            },
+        },
     };
     let stdout = std::io::stdout();
     let mut brain = Brain::new(stdout.lock(), options);

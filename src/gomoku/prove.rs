@@ -161,7 +161,18 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         let n = args.size.unwrap_or(15);
         stonelab_gomoku::Grid::new(n).map_err(|e| anyhow::anyhow!("--size: {e}"))?
     } else {
-        super::read_position(args.file.as_deref(), args.size, rule)?.grid
+        if let Some(size) = args.size {
+            if !(stonelab_gomoku::MIN_SIZE..=stonelab_gomoku::MAX_SIZE).contains(&size) {
+                bail!(
+                    "--size {size} is outside {}..={}",
+                    stonelab_gomoku::MIN_SIZE,
+                    stonelab_gomoku::MAX_SIZE
+                );
+            }
+        }
+        stonelab_gomoku::parse_game(&text, args.size, rule)
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?
+            .grid
     };
     let n = grid.size();
     let referee = Referee::new(&grid, rule);
@@ -380,7 +391,8 @@ fn show(x: u32) -> String {
     after_help = "Checks every position the certificate's strategy reaches: the attacker plays \
     the listed move, and every legal reply of the defender must lead to a listed position or to one \
     where the attacker has a five point or a VCF of at most the certificate's bound of fours (found \
-    by the plain referee search). Exit status 0 when it holds, 1 with the line that fails otherwise.\n\
+    by the plain referee search). Exit status 0 when it holds; 1, with the line of moves that fails, when it \
+    does not; 2 for a file that is not a certificate or is corrupt (checksum).\n\
     JSON: {\"valid\":true,\"positions\":N,\"replies\":N,\"leaves\":N,\"entries\":N,\"seconds\":S} or \
     {\"valid\":false,\"error\":\"...\"}."
 )]
@@ -427,7 +439,10 @@ pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
             print_json(&serde_json::json!({ "valid": false, "error": e }))?;
             std::process::exit(1);
         }
-        (Err(e), Format::Text) => bail!("{}: invalid: {e}", args.cert),
+        (Err(e), Format::Text) => {
+            println!("invalid: {e}");
+            std::process::exit(1);
+        }
     }
 }
 

@@ -29,7 +29,7 @@ pub enum Player {
 }
 
 /// Settings of a brain that the manager does not send.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub player: Player,
     /// A fixed node budget per move (deterministic; overrides the clock).
@@ -40,6 +40,8 @@ pub struct Options {
     pub messages: bool,
     /// Search threads until the manager sends `INFO thread_num`.
     pub threads: usize,
+    /// Proved wins (`gomoku prove --db`): played whenever the position is in them.
+    pub book: Option<std::sync::Arc<stonelab_gomoku::prove::db::Book>>,
 }
 
 impl Default for Options {
@@ -50,6 +52,7 @@ impl Default for Options {
             table_bytes: 64 << 20,
             messages: true,
             threads: 1,
+            book: None,
         }
     }
 }
@@ -696,6 +699,18 @@ impl<W: Write> Brain<W> {
         }
         let budget = self.budget();
         let engine = self.engine.as_mut().expect("checked above");
+        if let Some(m) = self
+            .options
+            .book
+            .as_ref()
+            .and_then(|b| b.proved_move(engine.position().board(), own))
+        {
+            engine.make(m, own);
+            if self.options.messages {
+                self.say("MESSAGE proof: a proved win from the database")?;
+            }
+            return self.say(&format!("{},{}", m.x, m.y));
+        }
         let decision = match player {
             Player::Engine => Some(engine.think(own, budget)),
             Player::Random(_) | Player::Greedy(_) => None,
@@ -937,6 +952,63 @@ mod tests {
             nodes: Some(2000),
             ..Options::default()
         }
+    }
+
+    #[test]
+    fn plays_the_proved_move_of_a_proof_database() {
+        use stonelab_gomoku::prove::db::{Book, Db};
+        use stonelab_gomoku::prove::{Options as ProveOptions, Prover, Verdict};
+        let suite = include_str!("../../../tests/data/gomoku/tss_suite.txt");
+        let entry = stonelab_gomoku::search::suite::parse_suite(suite)
+            .into_iter()
+            .find(|e| e.win && e.to_move == Color::Black && e.rule == Rule::Freestyle)
+            .expect("a freestyle win with Black to move");
+        let mut prover = Prover::new(
+            &entry.grid,
+            Rule::Freestyle,
+            Color::Black,
+            Color::Black,
+            ProveOptions::default(),
+        );
+        assert_eq!(prover.run(), Verdict::Win);
+        let book = Book::new(Db {
+            size: 15,
+            rule: Rule::Freestyle,
+            attacker: Color::Black,
+            entries: prover.solved().collect(),
+        });
+        let board = stonelab_gomoku::Board::from_grid(&entry.grid, Rule::Freestyle);
+        let proved = book
+            .proved_move(&board, Color::Black)
+            .expect("a proved move");
+        let mut lines = vec!["START 15".to_string(), "BOARD".to_string()];
+        for q in entry.grid.points() {
+            match entry.grid.get(q) {
+                Some(Color::Black) => lines.push(format!("{},{},1", q.x, q.y)),
+                Some(Color::White) => lines.push(format!("{},{},2", q.x, q.y)),
+                None => {}
+            }
+        }
+        lines.push("DONE".into());
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let options = Options {
+            book: Some(std::sync::Arc::new(book)),
+            ..quick()
+        };
+        let out = session_with_messages(&lines, options);
+        assert!(
+            out.iter().any(|l| l.starts_with("MESSAGE proof")),
+            "{out:?}"
+        );
+        assert_eq!(out.last().unwrap(), &format!("{},{}", proved.x, proved.y));
+        // The book is not used for the other side.
+        let white = Book::new(Db {
+            size: 15,
+            rule: Rule::Freestyle,
+            attacker: Color::White,
+            entries: prover.solved().collect(),
+        });
+        assert_eq!(white.proved_move(&board, Color::Black), None);
     }
 
     #[test]

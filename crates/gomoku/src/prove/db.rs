@@ -112,6 +112,51 @@ impl Db {
     }
 }
 
+/// A database opened for play: the attacker's proved move in any position it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Book {
+    pub size: usize,
+    pub rule: Rule,
+    pub attacker: Color,
+    table: std::collections::HashMap<u128, Entry>,
+}
+
+impl Book {
+    /// The proved positions of `db`.
+    #[must_use]
+    pub fn new(db: Db) -> Book {
+        Book {
+            size: db.size,
+            rule: db.rule,
+            attacker: db.attacker,
+            table: db.entries.into_iter().filter(|(_, e)| e.pn == 0).collect(),
+        }
+    }
+
+    /// The proved move of `c` on `board`, when `c` is the book's attacker, the board its size and
+    /// rule, and the position one it proved with a move stored.
+    #[must_use]
+    pub fn proved_move(&self, board: &crate::Board, c: Color) -> Option<crate::Point> {
+        if c != self.attacker || board.size() != self.size || board.rule() != self.rule {
+            return None;
+        }
+        let m = super::Prover::proved_move(&self.table, board)?;
+        board.stone(m).is_none().then_some(m)
+    }
+
+    /// Positions with a proved move.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether the book holds no proved position.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

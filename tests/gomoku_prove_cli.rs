@@ -1,0 +1,277 @@
+//! `stonelab gomoku prove`, `check-proof` and `proof-move` run as programs: small boards, a win with
+//! its certificate, the database across runs, and bad input (exit 2, one line).
+
+mod common;
+
+use common::{stonelab, stonelab_err, stonelab_json, stonelab_ok, stonelab_with_input, temp_dir};
+
+/// Black to move on 9x9 with two twos (c5 d5, e3 e4) that e5 makes a double three; White far
+/// away. A VCT win with no VCF: the certificate needs the root move.
+const DOUBLE_TWO: &str = "c5 a1 d5 a9 e3 i1 e4 i9";
+
+#[test]
+fn small_empty_boards_are_no_win_for_both_sides() {
+    for size in ["5", "6", "7"] {
+        for attacker in ["black", "white"] {
+            let v = stonelab_json(&[
+                "gomoku",
+                "prove",
+                "--size",
+                size,
+                "--attacker",
+                attacker,
+                "--format",
+                "json",
+                "/dev/null",
+            ]);
+            assert_eq!(v["result"], "no_win", "{size} {attacker}: {v}");
+            assert_eq!(v["attacker"], attacker);
+            assert_eq!(v["to_move"], "black");
+            assert!(v["proof_tree"].is_null());
+            for key in [
+                "nodes",
+                "solver_nodes",
+                "seconds",
+                "cpu_seconds",
+                "entries",
+                "peak_memory_bytes",
+            ] {
+                assert!(v[key].is_number(), "{key}: {v}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
+    let dir = temp_dir("prove-cert");
+    let pos = dir.join("pos.txt");
+    std::fs::write(&pos, DOUBLE_TWO).unwrap();
+    let cert = dir.join("p.cert");
+    let v = stonelab_json(&[
+        "gomoku",
+        "prove",
+        "--size",
+        "9",
+        "--out",
+        cert.to_str().unwrap(),
+        "--format",
+        "json",
+        pos.to_str().unwrap(),
+    ]);
+    assert_eq!(v["result"], "win", "{v}");
+    assert!(v["proof_tree"].as_u64().unwrap() >= 1);
+    let text = std::fs::read_to_string(&cert).unwrap();
+    assert!(
+        text.starts_with("stonelab-gomoku-proof 1\nsize 9\n"),
+        "{text}"
+    );
+    let ok = stonelab_json(&[
+        "gomoku",
+        "check-proof",
+        "--format",
+        "json",
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(ok["valid"], true, "{ok}");
+    assert!(ok["positions"].as_u64().unwrap() >= 1);
+    let first = stonelab_ok(&["gomoku", "proof-move", cert.to_str().unwrap()]);
+    let first = first.trim();
+    assert_eq!(first, "e5");
+    // After the attacker's move it is the defender's turn: no attacker move.
+    assert_eq!(
+        stonelab_ok(&[
+            "gomoku",
+            "proof-move",
+            "--moves",
+            first,
+            cert.to_str().unwrap()
+        ])
+        .trim(),
+        "none"
+    );
+    // A certificate whose root move is changed to a corner no longer holds (exit 1).
+    let changed = text.replacen(&format!(": {first}\n"), ": a5\n", 1);
+    let body = &changed[..changed.rfind("checksum ").unwrap()];
+    let sum = fnv1a(body.as_bytes());
+    let bad = dir.join("bad.cert");
+    std::fs::write(&bad, format!("{body}checksum {sum:016x}\n")).unwrap();
+    let out = stonelab(&["gomoku", "check-proof", bad.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("invalid: "));
+    // A corrupted byte fails the checksum: bad input.
+    let corrupt = dir.join("corrupt.cert");
+    std::fs::write(&corrupt, text.replacen("size 9", "size 8", 1)).unwrap();
+    stonelab_err(
+        &["gomoku", "check-proof", corrupt.to_str().unwrap()],
+        "checksum mismatch",
+    );
+    stonelab_err(
+        &["gomoku", "check-proof", pos.to_str().unwrap()],
+        "not a stonelab proof certificate",
+    );
+    stonelab_err(
+        &[
+            "gomoku",
+            "proof-move",
+            "--moves",
+            "z99",
+            cert.to_str().unwrap(),
+        ],
+        "--moves",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[test]
+fn the_database_carries_a_proof_across_runs_and_refuses_foreign_or_corrupt_files() {
+    let dir = temp_dir("prove-db");
+    let db = dir.join("7.db");
+    let db_s = db.to_str().unwrap();
+    let first = stonelab_json(&[
+        "gomoku",
+        "prove",
+        "--size",
+        "7",
+        "--max-nodes",
+        "2000",
+        "--db",
+        db_s,
+        "--format",
+        "json",
+        "/dev/null",
+    ]);
+    assert_eq!(first["result"], "unknown", "{first}");
+    assert!(db.is_file());
+    let second = stonelab_json(&[
+        "gomoku",
+        "prove",
+        "--size",
+        "7",
+        "--db",
+        db_s,
+        "--format",
+        "json",
+        "/dev/null",
+    ]);
+    assert_eq!(second["result"], "no_win", "{second}");
+    let third = stonelab_json(&[
+        "gomoku",
+        "prove",
+        "--size",
+        "7",
+        "--db",
+        db_s,
+        "--format",
+        "json",
+        "/dev/null",
+    ]);
+    assert_eq!(third["result"], "no_win");
+    assert!(
+        third["nodes"].as_u64().unwrap() <= 1,
+        "a solved root is read from the database: {third}"
+    );
+    stonelab_err(
+        &["gomoku", "prove", "--size", "6", "--db", db_s, "/dev/null"],
+        "the database is for 7x7",
+    );
+    stonelab_err(
+        &[
+            "gomoku",
+            "prove",
+            "--size",
+            "7",
+            "--attacker",
+            "white",
+            "--db",
+            db_s,
+            "/dev/null",
+        ],
+        "black attacking",
+    );
+    let mut bytes = std::fs::read(&db).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&db, &bytes).unwrap();
+    stonelab_err(
+        &["gomoku", "prove", "--size", "7", "--db", db_s, "/dev/null"],
+        "corrupt",
+    );
+    std::fs::write(&db, "not a database").unwrap();
+    stonelab_err(
+        &["gomoku", "prove", "--size", "7", "--db", db_s, "/dev/null"],
+        "not a stonelab proof database",
+    );
+    stonelab_err(
+        &[
+            "gomoku",
+            "prove",
+            "--size",
+            "7",
+            "--db",
+            dir.to_str().unwrap(),
+            "/dev/null",
+        ],
+        "not a regular file",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_positions_are_refused_in_one_line() {
+    let five = stonelab_with_input(
+        &["gomoku", "prove", "--size", "9", "-"],
+        "a1 b9 a2 c9 a3 d9 a4 e9 a5",
+    );
+    assert_eq!(five.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&five.stderr);
+    assert!(err.contains("five"), "{err}");
+    let counts = stonelab_with_input(
+        &["gomoku", "prove", "-"],
+        ".....\n.XXX.\n.....\n.....\n.....\n",
+    );
+    assert_eq!(counts.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&counts.stderr).contains("cannot come from a game"));
+    stonelab_err(
+        &[
+            "gomoku",
+            "prove",
+            "--size",
+            "7",
+            "--threads",
+            "0",
+            "/dev/null",
+        ],
+        "--threads",
+    );
+    stonelab_err(
+        &[
+            "gomoku",
+            "prove",
+            "--size",
+            "7",
+            "--max-seconds=-1",
+            "/dev/null",
+        ],
+        "--max-seconds",
+    );
+    stonelab_err(&["gomoku", "prove", "--size", "30", "/dev/null"], "--size");
+    stonelab_err(
+        &["gomoku", "check-proof", "/nonexistent/cert"],
+        "cannot read",
+    );
+}
