@@ -83,6 +83,10 @@ pub struct ProveArgs {
     /// Attacker moves an OR node tries before widening
     #[arg(long, default_value_t = 8)]
     width: usize,
+    /// Memory for the table in MiB (about 100 bytes a position with the search's other stores);
+    /// past it the unsolved positions are dropped and found again when needed
+    #[arg(long, default_value_t = 8192)]
+    max_memory_mib: usize,
     /// Proved and disproved positions: loaded at the start, saved every minute and at the end
     #[arg(long)]
     db: Option<PathBuf>,
@@ -220,6 +224,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         ),
         width: args.width,
         pairing_steps: args.pairing_steps,
+        max_entries: (args.max_memory_mib.max(1) << 20) / 100,
         abort: Some(abort.clone()),
         ..Options::default()
     };

@@ -70,6 +70,9 @@ pub struct Options {
     pub width: usize,
     /// Search steps of each pairing-strategy try (0: none tried).
     pub pairing_steps: u64,
+    /// The most table entries kept: past it the unsolved entries are dropped (their numbers are
+    /// found again when needed), then, if solved ones alone fill it, the disproved ones.
+    pub max_entries: usize,
     /// Set from outside to stop the search (Ctrl-C); the result is then `Unknown`.
     pub abort: Option<Arc<AtomicBool>>,
 }
@@ -83,6 +86,7 @@ impl Default for Options {
             vct_depth: 10,
             width: 8,
             pairing_steps: 20_000,
+            max_entries: usize::MAX,
             abort: None,
         }
     }
@@ -142,6 +146,7 @@ pub struct Prover {
     start: Instant,
     nodes: u64,
     solver_nodes: u64,
+    collections: u64,
     stopped: bool,
     /// Called now and then with the root's numbers.
     progress: Option<ProgressFn>,
@@ -186,6 +191,7 @@ impl Prover {
             start: Instant::now(),
             nodes: 0,
             solver_nodes: 0,
+            collections: 0,
             stopped: false,
             progress: None,
             last_report: Instant::now(),
@@ -303,6 +309,9 @@ impl Prover {
             return true;
         }
         if self.nodes & 255 == 0 {
+            if self.table.len() > self.options.max_entries {
+                self.collect_garbage();
+            }
             let now = Instant::now();
             if self
                 .options
@@ -328,6 +337,23 @@ impl Prover {
             }
         }
         false
+    }
+
+    /// Makes room in the table: drops the unsolved entries, and the disproved ones too when the
+    /// solved ones alone take more than three quarters of it.
+    fn collect_garbage(&mut self) {
+        self.table.retain(|_, e| e.pn == 0 || e.dn == 0);
+        if self.table.len() > self.options.max_entries / 4 * 3 {
+            self.table.retain(|_, e| e.pn == 0);
+        }
+        self.expanded.clear();
+        self.collections += 1;
+    }
+
+    /// How many times the table was thinned out ([`Options::max_entries`]).
+    #[must_use]
+    pub fn collections(&self) -> u64 {
+        self.collections
     }
 
     fn color_to_move(&self, attacker_node: bool) -> Color {

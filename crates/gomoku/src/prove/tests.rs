@@ -114,6 +114,29 @@ fn prove_agrees_with_the_plain_game_tree_on_random_small_positions() {
 }
 
 #[test]
+fn a_table_too_small_for_the_7x7_proof_is_thinned_out_and_the_answer_stands() {
+    // The 7x7 disproof keeps about 17,600 positions; with room for 10,000 the unsolved ones are
+    // dropped again and again (the solved ones fit) and the search still ends in the draw.
+    let options = Options {
+        max_entries: 10_000,
+        ..Options::default()
+    };
+    let grid = Grid::new(7).unwrap();
+    let mut p = Prover::new(
+        &grid,
+        Rule::Freestyle,
+        Color::Black,
+        Color::Black,
+        Options {
+            leaf_nodes: 200,
+            ..options
+        },
+    );
+    assert_eq!(p.run(), Verdict::NoWin);
+    assert!(p.collections() > 0, "the table was never thinned out");
+}
+
+#[test]
 fn small_empty_boards_are_no_win_for_both_sides() {
     for n in [5usize, 6] {
         let grid = Grid::new(n).unwrap();
