@@ -44,3 +44,49 @@ fn prove_agrees_with_solve_on_the_suite_and_every_certificate_checks() {
     }
     assert!(wins >= 30, "only {wins} wins in the suite");
 }
+
+/// Positions from seeded plausible games (15x15, both rules, both attackers): wherever the threat
+/// solver finds a VCT win, `prove` proves one, and the certificate checks.
+#[test]
+fn prove_agrees_with_solve_on_random_game_positions() {
+    use stonelab_gomoku::games::plausible_game;
+    use stonelab_gomoku::{Color, Grid, Rule};
+    let mut wins = 0;
+    let mut seed = 0;
+    while wins < 12 && seed < 400 {
+        seed += 1;
+        let rule = if seed % 2 == 0 { Rule::Freestyle } else { Rule::Standard };
+        let game = plausible_game(15, rule, 9_000 + seed, 40);
+        if game.len() < 14 {
+            continue;
+        }
+        let k = 8 + (seed as usize * 7) % (game.len() - 8);
+        let mut grid = Grid::new(15).unwrap();
+        let mut c = Color::Black;
+        for &p in &game[..k] {
+            grid.set(p, Some(c));
+            c = !c;
+        }
+        // The side to move attacks; a five point of the other side would force its block first.
+        let board = Board::from_grid(&grid, rule);
+        if !stonelab_gomoku::search::five_points(&board, !c).is_empty() {
+            continue;
+        }
+        let limits = Limits::for_mode(Mode::Vct);
+        if solve(&board, c, Mode::Vct, &limits).proof.is_none() {
+            continue;
+        }
+        let options = Options {
+            leaf_nodes: limits.nodes,
+            vct_depth: limits.depth,
+            max_nodes: 10_000,
+            ..Options::default()
+        };
+        let mut p = Prover::new(&grid, rule, c, c, options);
+        assert_eq!(p.run(), Verdict::Win, "seed {seed}");
+        let cert = p.certificate(&grid, c).unwrap();
+        check(&cert).unwrap_or_else(|err| panic!("seed {seed}: {err}"));
+        wins += 1;
+    }
+    assert!(wins >= 12, "only {wins} wins found");
+}
