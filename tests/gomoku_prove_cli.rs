@@ -279,13 +279,25 @@ fn bad_positions_are_refused_in_one_line() {
 #[test]
 fn the_certificate_shown_in_the_docs_checks() {
     let doc = include_str!("../docs/gomoku-proof.md");
-    let start = doc.find("```text\nstonelab-gomoku-proof 1").expect("the example") + "```text\n".len();
+    let start = doc
+        .find("```text\nstonelab-gomoku-proof 1")
+        .expect("the example")
+        + "```text\n".len();
     let end = start + doc[start..].find("```").unwrap();
     let dir = temp_dir("prove-doc");
     let cert = dir.join("doc.cert");
     std::fs::write(&cert, &doc[start..end]).unwrap();
-    let v = stonelab_json(&["gomoku", "check-proof", "--format", "json", cert.to_str().unwrap()]);
+    let v = stonelab_json(&[
+        "gomoku",
+        "check-proof",
+        "--format",
+        "json",
+        cert.to_str().unwrap(),
+    ]);
     assert_eq!(v["valid"], true, "{v}");
-    assert_eq!(stonelab_ok(&["gomoku", "proof-move", cert.to_str().unwrap()]).trim(), "e5");
+    assert_eq!(
+        stonelab_ok(&["gomoku", "proof-move", cert.to_str().unwrap()]).trim(),
+        "e5"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

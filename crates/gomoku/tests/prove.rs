@@ -55,7 +55,11 @@ fn prove_agrees_with_solve_on_random_game_positions() {
     let mut seed = 0;
     while wins < 12 && seed < 400 {
         seed += 1;
-        let rule = if seed % 2 == 0 { Rule::Freestyle } else { Rule::Standard };
+        let rule = if seed % 2 == 0 {
+            Rule::Freestyle
+        } else {
+            Rule::Standard
+        };
         let game = plausible_game(15, rule, 9_000 + seed, 40);
         if game.len() < 14 {
             continue;

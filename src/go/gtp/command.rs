@@ -27,6 +27,13 @@ pub const COMMANDS: &[&str] = &[
     "time_settings",
     "time_left",
     "list_stones",
+    "reg_genmove",
+    "kgs-genmove_cleanup",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "printsgf",
+    "gogui-analyze_commands",
 ];
 
 /// A vertex as written (column index, row counted from the bottom from 1), before it is checked
@@ -84,6 +91,16 @@ pub enum Command {
         stones: u32,
     },
     ListStones(Color),
+    /// The move `genmove` would choose, not played.
+    RegGenMove(Color),
+    /// `genmove` that does not pass while the opponent has dead stones on the board.
+    GenMoveCleanup(Color),
+    FixedHandicap(usize),
+    PlaceFreeHandicap(usize),
+    SetFreeHandicap(Vec<Vertex>),
+    /// The game as SGF, to the file when one is named.
+    PrintSgf(Option<String>),
+    AnalyzeCommands,
 }
 
 /// Why a line is not a command the engine can run; the text is the GTP error message.
@@ -278,6 +295,38 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
             arity(args, 1, "a colour")?;
             Ok(Command::ListStones(color(args[0])?))
         }
+        "reg_genmove" => {
+            arity(args, 1, "a colour")?;
+            Ok(Command::RegGenMove(color(args[0])?))
+        }
+        "kgs-genmove_cleanup" => {
+            arity(args, 1, "a colour")?;
+            Ok(Command::GenMoveCleanup(color(args[0])?))
+        }
+        "fixed_handicap" | "place_free_handicap" => {
+            arity(args, 1, "a number of stones")?;
+            let n = number(args[0], "a number of stones")?;
+            Ok(if name == "fixed_handicap" {
+                Command::FixedHandicap(n)
+            } else {
+                Command::PlaceFreeHandicap(n)
+            })
+        }
+        "set_free_handicap" => {
+            if args.is_empty() {
+                return Err(syntax("expected vertices"));
+            }
+            Ok(Command::SetFreeHandicap(
+                args.iter().map(|a| vertex(a)).collect::<Result<_, _>>()?,
+            ))
+        }
+        "printsgf" => {
+            if args.len() > 1 {
+                return Err(syntax("expected an optional file name"));
+            }
+            Ok(Command::PrintSgf(args.first().map(|s| s.to_string())))
+        }
+        "gogui-analyze_commands" => simple(Command::AnalyzeCommands),
         _ => Err(ParseError::Unknown),
     }
 }

@@ -31,7 +31,7 @@ use std::time::Instant;
 use anyhow::bail;
 use stonelab_go::mcts::{self, SearchConfig};
 use stonelab_go::ownership;
-use stonelab_go::{Board, Color, Geometry, Move, Rules};
+use stonelab_go::{Board, Color, Geometry, Move, Point, Rules};
 use stonelab_retro::db::Database;
 use stonelab_retro::go::{best_moves, GoGame};
 use stonelab_retro::strategy::Forcing;
@@ -150,6 +150,19 @@ impl Engine {
 
     /// Chooses a move for `color` and plays it (unless it resigns).
     pub fn genmove(&mut self, color: Color) -> Decision {
+        let decision = self.choose_move(color, false);
+        if let Decision::Play(mv) = decision {
+            self.board
+                .try_play_as(color, mv)
+                .expect("the engine chose a legal move");
+        }
+        decision
+    }
+
+    /// Chooses a move for `color` without playing it. `cleanup` (KGS's `kgs-genmove_cleanup`):
+    /// never resign, and never pass while the opponent has stones the ownership estimate finds
+    /// dead (play on to capture them, as a server's cleanup phase asks).
+    pub fn choose_move(&mut self, color: Color, cleanup: bool) -> Decision {
         let start = Instant::now();
         // Search the position with `color` to move (GTP lets a side move twice).
         let (mut board, passes) = if self.board.to_move() == color {
@@ -163,16 +176,49 @@ impl Engine {
                 0,
             )
         };
-        let decision = self
-            .solved_move(&mut board, passes)
-            .map(Decision::Play)
-            .unwrap_or_else(|| self.search_move(&board, passes, color, start));
-        if let Decision::Play(mv) = decision {
-            self.board
-                .try_play_as(color, mv)
-                .expect("the engine chose a legal move");
+        if cleanup {
+            return self.cleanup_move(&board, passes, color, start);
         }
-        decision
+        self.solved_move(&mut board, passes)
+            .map(Decision::Play)
+            .unwrap_or_else(|| self.search_move(&board, passes, color, start))
+    }
+
+    /// The cleanup phase's move: the search's move, except that a pass (or a resignation) is
+    /// replaced by the most visited move that can change the count while the opponent has dead
+    /// stones left; a pass when it has none or no such move exists.
+    fn cleanup_move(&self, board: &Board, passes: u32, color: Color, start: Instant) -> Decision {
+        let g = *board.geometry();
+        let them = board.stones(color.opponent());
+        let dead = ownership::evaluate(board, self.komi, ownership::DEFAULT_PLAYOUTS).dead & them;
+        let chosen = self.search_move(board, passes, color, start);
+        if dead.is_empty() {
+            return match chosen {
+                Decision::Resign => Decision::Play(Move::Pass),
+                d => d,
+            };
+        }
+        if let Decision::Play(Move::Play(p)) = chosen {
+            return Decision::Play(Move::Play(p));
+        }
+        // A legal move next to a dead stone, else one in an empty region that borders them.
+        let mut fallback: Option<Point> = None;
+        for p in board.empty().iter() {
+            let region = g.flood(stonelab_go::Bitboard::from_point(p), board.empty());
+            if (g.neighbours(region) & dead).is_empty() {
+                continue;
+            }
+            let mut trial = board.clone();
+            if trial.try_play_as(color, Move::Play(p)).is_err() {
+                continue;
+            }
+            if !(g.neighbours(stonelab_go::Bitboard::from_point(p)) & dead).is_empty() {
+                return Decision::Play(Move::Play(p));
+            }
+            fallback.get_or_insert(p);
+        }
+        let best = fallback;
+        Decision::Play(best.map_or(Move::Pass, Move::Play))
     }
 
     /// A value-keeping move from a loaded database, if one covers this position: the move towards
