@@ -243,3 +243,60 @@ fn records_that_do_not_fit_are_errors() {
     assert!(!tmp_of(&record).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn sgf_dir_gets_one_file_a_game_with_every_move() {
+    let dir = temp_dir("sgfdir");
+    let (fake, ours) = engines(&dir);
+    let record = dir.join("match.jsonl");
+    let sgf = dir.join("sgf");
+    let r = json(&go_match(
+        &ours,
+        &fake,
+        &record,
+        &[
+            "--games",
+            "2",
+            "--format",
+            "json",
+            "--sgf-dir",
+            sgf.to_str().unwrap(),
+        ],
+    ));
+    let games = r["games"].as_array().unwrap();
+    for g in games {
+        let n = g["number"].as_u64().unwrap();
+        let text = std::fs::read_to_string(sgf.join(format!("game-{n:04}.sgf"))).unwrap();
+        assert!(text.starts_with("(;GM[1]FF[4]"), "{text}");
+        for prop in ["SZ[5]", "KM[7]", "RU[Chinese]", "PB[", "PW[", "RE["] {
+            assert!(text.contains(prop), "{prop}: {text}");
+        }
+        let nodes = text.matches("\n;B[").count() + text.matches("\n;W[").count();
+        assert_eq!(nodes as u64, g["moves"].as_u64().unwrap(), "{text}");
+        assert!(
+            text.contains(&format!("RE[{}]", g["result"].as_str().unwrap())),
+            "{text}"
+        );
+        // Our own SGF reader takes it back (the GTP engine's loadsgf).
+        let out = Command::new(exe())
+            .args(["go", "gtp", "--threads", "1", "--playouts", "10"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                let mut stdin = child.stdin.take().unwrap();
+                writeln!(
+                    stdin,
+                    "loadsgf {}\nquit",
+                    sgf.join(format!("game-{n:04}.sgf")).display()
+                )?;
+                drop(stdin);
+                child.wait_with_output()
+            })
+            .unwrap();
+        let answers = String::from_utf8_lossy(&out.stdout);
+        assert!(answers.starts_with("= \n\n"), "{answers}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -83,6 +83,10 @@ pub struct Args {
     /// the new ones, and only the games left are played (no engine is started if none is left)
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Folder to write every game played to as SGF (`game-0001.sgf`: FF[4] GM[1] with SZ, KM,
+    /// RU[Chinese], PB/PW (the engines' names and labels), RE and the moves; made if missing)
+    #[arg(long = "sgf-dir", value_name = "DIR")]
+    pub sgf_dir: Option<PathBuf>,
 }
 
 impl Args {
@@ -323,6 +327,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if let Some(record) = record.as_mut() {
                 record.push(&game)?;
             }
+            if let Some(dir) = &args.sgf_dir {
+                write_sgf(dir, &args, &game, &names)?;
+            }
             games.push(game);
             restart_hung(engines, hung, &args, number < args.games, &mut tallies)?;
         }
@@ -331,6 +338,54 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         e.quit();
     }
     report(&args, &games, &tallies, referee)
+}
+
+/// Writes `game` as `DIR/game-NNNN.sgf` (atomically; the folder is made if missing).
+fn write_sgf(
+    dir: &std::path::Path,
+    args: &Args,
+    game: &Game,
+    names: &[String; 2],
+) -> anyhow::Result<()> {
+    use std::fmt::Write as _;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("--sgf-dir: cannot make '{}'", dir.display()))?;
+    let g = Geometry::new(args.size, args.size).expect("size checked");
+    let label = |l: &str| {
+        let i = LABELS.iter().position(|&x| x == l).unwrap_or(0);
+        let name = if names[i].is_empty() { l } else { &names[i] };
+        sgf_text(&format!("{name} ({l})"))
+    };
+    let mut out = format!(
+        "(;GM[1]FF[4]CA[UTF-8]AP[stonelab:{}]SZ[{}]KM[{}]RU[Chinese]PB[{}]PW[{}]RE[{}]",
+        env!("CARGO_PKG_VERSION"),
+        args.size,
+        args.komi,
+        label(&game.black),
+        label(&game.white),
+        sgf_text(&game.result)
+    );
+    for entry in &game.sequence {
+        // "B D4", "W pass": the colour's letter and the vertex.
+        let (color, v) = entry.split_once(' ').unwrap_or(("B", entry));
+        let at = match stonelab_go::vertex::parse_vertex(v, &g) {
+            Ok(stonelab_go::Move::Play(p)) => format!(
+                "{}{}",
+                (b'a' + p.col() as u8) as char,
+                (b'a' + p.row() as u8) as char
+            ),
+            _ => String::new(),
+        };
+        let _ = write!(out, "\n;{color}[{at}]");
+    }
+    out.push_str(")\n");
+    let path = dir.join(format!("game-{:04}.sgf", game.number));
+    crate::arena::write_atomically(&path, out.as_bytes()).with_context(|| "--sgf-dir")
+}
+
+/// Text escaped for an SGF property value (`]` and `\\`).
+fn sgf_text(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
 fn check_args(args: &Args) -> anyhow::Result<()> {
