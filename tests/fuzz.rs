@@ -486,7 +486,8 @@ fn fuzz_gtp_sessions() {
             move_ms: None,
         }));
         let mut out = Vec::new();
-        gtp.serve(input.as_bytes(), &mut out).unwrap();
+        gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)
+            .unwrap();
         let text = String::from_utf8(out).expect("answers are UTF-8");
         assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
         for answer in text.split_terminator("\n\n") {

@@ -55,7 +55,9 @@ fn every_command_answers() {
     // The written contract: the commands the engine knows, in `list_commands` order.
     let contract = "protocol_version name version known_command list_commands quit boardsize \
                     clear_board komi play genmove undo showboard final_score final_status_list \
-                    loadsgf time_settings time_left list_stones";
+                    loadsgf time_settings time_left list_stones reg_genmove kgs-genmove_cleanup \
+                    fixed_handicap place_free_handicap set_free_handicap printsgf \
+                    gogui-analyze_commands lz-analyze lz-genmove_analyze kata-analyze";
     assert_eq!(listed, contract.split_whitespace().collect::<Vec<_>>());
     // The commands with an empty answer.
     for i in (6..11).chain(16..22).chain([23]) {

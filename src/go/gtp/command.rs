@@ -34,7 +34,19 @@ pub const COMMANDS: &[&str] = &[
     "set_free_handicap",
     "printsgf",
     "gogui-analyze_commands",
+    "lz-analyze",
+    "lz-genmove_analyze",
+    "kata-analyze",
 ];
+
+/// The output dialect of a live analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Leela Zero's (`winrate` in 1/10000, read by Lizzie and Sabaki).
+    Lz,
+    /// KataGo's (`winrate` from 0 to 1, with `utility` and score fields).
+    Kata,
+}
 
 /// A vertex as written (column index, row counted from the bottom from 1), before it is checked
 /// against the board; or a pass.
@@ -101,6 +113,15 @@ pub enum Command {
     /// The game as SGF, to the file when one is named.
     PrintSgf(Option<String>),
     AnalyzeCommands,
+    /// Live analysis until the next command (`lz-analyze`, `kata-analyze`), or for one move that
+    /// is then played (`lz-genmove_analyze`).
+    Analyze {
+        dialect: Dialect,
+        color: Option<Color>,
+        /// Centiseconds between updates.
+        interval: u32,
+        genmove: bool,
+    },
 }
 
 /// Why a line is not a command the engine can run; the text is the GTP error message.
@@ -327,8 +348,53 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
             Ok(Command::PrintSgf(args.first().map(|s| s.to_string())))
         }
         "gogui-analyze_commands" => simple(Command::AnalyzeCommands),
+        "lz-analyze" | "kata-analyze" | "lz-genmove_analyze" => analyze(name, args),
         _ => Err(ParseError::Unknown),
     }
+}
+
+/// `[colour] [interval] [key value ...]`: the colour (default the side to move), the update
+/// interval in centiseconds (bare or as `interval N`; default 100); other pairs (`minmoves`,
+/// `ownership` ...) are read and ignored. `lz-genmove_analyze` needs the colour.
+fn analyze(name: &str, args: &[&str]) -> Result<Command, ParseError> {
+    let mut rest = args;
+    let color = match rest.first().and_then(|a| parse_color(a)) {
+        Some(c) => {
+            rest = &rest[1..];
+            Some(c)
+        }
+        None => None,
+    };
+    let mut interval = 100u32;
+    if let Some(first) = rest.first() {
+        if let Ok(n) = first.parse::<u32>() {
+            interval = n;
+            rest = &rest[1..];
+        }
+    }
+    while !rest.is_empty() {
+        if rest.len() < 2 {
+            return Err(syntax(format!("'{}' has no value", rest[0])));
+        }
+        if rest[0] == "interval" {
+            interval = number(rest[1], "an interval")?;
+        }
+        rest = &rest[2..];
+    }
+    let genmove = name == "lz-genmove_analyze";
+    if genmove && color.is_none() {
+        return Err(syntax("expected a colour"));
+    }
+    Ok(Command::Analyze {
+        dialect: if name == "kata-analyze" {
+            Dialect::Kata
+        } else {
+            Dialect::Lz
+        },
+        color,
+        interval: interval.max(1),
+        genmove,
+    })
 }
 
 #[cfg(test)]

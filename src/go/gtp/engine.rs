@@ -140,6 +140,12 @@ impl Engine {
         self.board = board;
     }
 
+    /// The time of one move when no clock says otherwise (`--move-ms`, default 1000).
+    #[must_use]
+    pub fn move_ms(&self) -> u64 {
+        self.limits.move_ms.unwrap_or(1000)
+    }
+
     pub fn time_settings(&mut self, settings: TimeSettings) {
         self.clock.set(settings);
     }
@@ -182,6 +188,36 @@ impl Engine {
         self.solved_move(&mut board, passes)
             .map(Decision::Play)
             .unwrap_or_else(|| self.search_move(&board, passes, color, start))
+    }
+
+    /// A search of the position with `color` to move for `time` (or the fixed playouts, when
+    /// set), for live analysis: the root moves' statistics. `round` varies the playouts' seed.
+    pub fn analyze(
+        &self,
+        color: Color,
+        time: std::time::Duration,
+        round: u64,
+    ) -> mcts::SearchResult {
+        let (board, passes) = if self.board.to_move() == color {
+            (self.board.clone(), self.board.passes())
+        } else {
+            let mut setup = self.board.to_setup();
+            setup.to_move = color;
+            setup.ko = None;
+            (
+                Board::from_setup(setup, Rules::STANDARD).expect("a legal position"),
+                0,
+            )
+        };
+        let config = SearchConfig {
+            komi: self.komi,
+            threads: self.limits.threads,
+            playouts: self.limits.playouts,
+            deadline: Some(crate::common::deadline(time)),
+            seed: board.hash() ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            early_stop: false,
+        };
+        mcts::search(&board, passes, &config)
     }
 
     /// The cleanup phase's move: the search's move, except that a pass (or a resignation) is

@@ -23,9 +23,9 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use stonelab_go::ownership;
 use stonelab_go::score::format_score;
 use stonelab_go::vertex::{format_move, format_vertex, COLUMNS};
+use stonelab_go::{mcts, ownership};
 use stonelab_go::{Board, Color, Geometry, Move, Point, Rules};
 
 use command::{Command, Request, Status, COMMANDS};
@@ -62,7 +62,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .load_database(path)
             .with_context(|| format!("cannot load database {}", path.display()))?;
     }
-    Gtp::new(engine).serve(std::io::stdin().lock(), std::io::stdout().lock())
+    Gtp::new(engine).serve(
+        std::io::BufReader::new(std::io::stdin()),
+        std::io::stdout().lock(),
+    )
 }
 
 /// One answer, ready to write (empty line included).
@@ -84,19 +87,61 @@ impl Gtp {
     }
 
     /// Answers the requests of `input` on `output`, one line at a time and flushed after each
-    /// answer, until `quit` or the end of the input.
-    pub fn serve(&mut self, mut input: impl BufRead, mut output: impl Write) -> anyhow::Result<()> {
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            // The input is standard input for `stonelab go gtp`.
-            let n = input
-                .read_until(b'\n', &mut line)
-                .context("cannot read standard input")?;
-            if n == 0 {
-                return Ok(());
+    /// answer, until `quit` or the end of the input. The input is read on a thread of its own, so
+    /// that a live analysis (`lz-analyze`) runs until the next line arrives.
+    pub fn serve(
+        &mut self,
+        input: impl BufRead + Send + 'static,
+        mut output: impl Write,
+    ) -> anyhow::Result<()> {
+        let (tx, rx) = std::sync::mpsc::channel::<std::io::Result<String>>();
+        std::thread::spawn(move || {
+            let mut input = input;
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match input.read_until(b'\n', &mut line) {
+                    Ok(0) => return,
+                    Ok(_) => {
+                        if tx
+                            .send(Ok(String::from_utf8_lossy(&line).into_owned()))
+                            .is_err()
+                        {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
             }
-            let text = String::from_utf8_lossy(&line);
+        });
+        let mut pending: Option<String> = None;
+        loop {
+            let text = match pending.take() {
+                Some(t) => t,
+                None => match rx.recv() {
+                    Ok(line) => line.context("cannot read standard input")?,
+                    // The input ended.
+                    Err(_) => return Ok(()),
+                },
+            };
+            if let Some(clean) = command::preprocess(&text) {
+                let Request { id, command } = command::parse(&clean);
+                if let Ok(Command::Analyze {
+                    dialect,
+                    color,
+                    interval,
+                    genmove,
+                }) = command
+                {
+                    let id = id.map(|n| n.to_string()).unwrap_or_default();
+                    pending =
+                        self.analyze(&id, dialect, color, interval, genmove, &rx, &mut output)?;
+                    continue;
+                }
+            }
             let Some(answer) = self.answer(&text) else {
                 continue;
             };
@@ -106,6 +151,76 @@ impl Gtp {
                 return Ok(());
             }
         }
+    }
+
+    /// A live analysis: `=id`, then a line of `info move ...` entries every `interval`
+    /// centiseconds until the next input line arrives (returned, to be answered next), then an
+    /// empty line. Each update sums searches of one interval each, so the counts keep growing.
+    /// With `genmove`, the analysis runs for the engine's move time and ends with `play VERTEX`
+    /// (the most visited move, then played).
+    #[allow(clippy::too_many_arguments)]
+    fn analyze(
+        &mut self,
+        id: &str,
+        dialect: command::Dialect,
+        color: Option<Color>,
+        interval: u32,
+        genmove: bool,
+        rx: &std::sync::mpsc::Receiver<std::io::Result<String>>,
+        output: &mut impl Write,
+    ) -> anyhow::Result<Option<String>> {
+        use std::sync::mpsc::TryRecvError;
+        let color = color.unwrap_or_else(|| self.engine.board().to_move());
+        let g = *self.engine.board().geometry();
+        writeln!(output, "={id}")?;
+        output.flush()?;
+        let step = std::time::Duration::from_millis(10 * u64::from(interval));
+        let budget = std::time::Duration::from_millis(self.engine.move_ms());
+        let started = std::time::Instant::now();
+        let mut totals: Vec<mcts::MoveStats> = Vec::new();
+        let mut round = 0u64;
+        let next = loop {
+            let result = self.engine.analyze(color, step, round);
+            round += 1;
+            for m in result.moves {
+                match totals.iter_mut().find(|t| t.mv == m.mv) {
+                    Some(t) => {
+                        t.visits += m.visits;
+                        t.wins += m.wins;
+                    }
+                    None => totals.push(m),
+                }
+            }
+            writeln!(output, "{}", info_line(&totals, dialect, &g))?;
+            output.flush()?;
+            if genmove {
+                if started.elapsed() >= budget {
+                    break None;
+                }
+                continue;
+            }
+            match rx.try_recv() {
+                Ok(line) => break Some(line.context("cannot read standard input")?),
+                Err(TryRecvError::Empty) => {}
+                // The input ended: stop here.
+                Err(TryRecvError::Disconnected) => break None,
+            }
+        };
+        if genmove {
+            let best = totals
+                .iter()
+                .max_by_key(|m| m.visits)
+                .map_or(Move::Pass, |m| m.mv);
+            let mut board = self.engine.board().clone();
+            board
+                .try_play_as(color, best)
+                .map_err(|_| anyhow::anyhow!("the analysis chose an illegal move"))?;
+            self.engine.set_board(board);
+            writeln!(output, "play {}", format_move(best, &g))?;
+        }
+        writeln!(output)?;
+        output.flush()?;
+        Ok(next)
     }
 
     /// The answer to one raw input line, `None` for a line GTP ignores (empty or a comment).
@@ -264,6 +379,8 @@ impl Gtp {
                 }
             }
             Command::AnalyzeCommands => Ok(ANALYZE_COMMANDS.join("\n")),
+            // Streamed by `serve`; reached only through `answer` alone.
+            Command::Analyze { .. } => Err("analysis needs the serve loop".into()),
         }
     }
 
@@ -279,6 +396,47 @@ impl Gtp {
         self.engine.set_board(board);
         Ok(())
     }
+}
+
+/// One analysis update: `info move V visits N winrate W ... order K pv V` for every root move
+/// searched, most visited first (Leela Zero's winrate in 1/10000; KataGo's from 0 to 1 with its
+/// utility and score fields, the scores 0: the search does not estimate them). The PV is the move
+/// alone, and the prior 0.
+fn info_line(totals: &[mcts::MoveStats], dialect: command::Dialect, g: &Geometry) -> String {
+    let mut moves: Vec<&mcts::MoveStats> = totals.iter().filter(|m| m.visits > 0).collect();
+    moves.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.win_rate().total_cmp(&a.win_rate()))
+    });
+    let mut out = String::new();
+    for (order, m) in moves.iter().enumerate() {
+        let w = m.win_rate();
+        let n = m.visits as f64;
+        let lcb = (w - 1.96 * (w * (1.0 - w) / n).sqrt()).max(0.0);
+        let v = format_move(m.mv, g);
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let _ = match dialect {
+            command::Dialect::Lz => write!(
+                out,
+                "info move {v} visits {} winrate {} prior 0 lcb {} order {order} pv {v}",
+                m.visits,
+                (w * 10_000.0).round() as i64,
+                (lcb * 10_000.0).round() as i64
+            ),
+            command::Dialect::Kata => write!(
+                out,
+                "info move {v} visits {} utility {:.6} winrate {w:.6} scoreMean 0 scoreStdev 0 \
+                 scoreLead 0 scoreSelfplay 0 prior 0 lcb {lcb:.6} utilityLcb {:.6} order {order} pv {v}",
+                m.visits,
+                2.0 * w - 1.0,
+                2.0 * lcb - 1.0
+            ),
+        };
+    }
+    out
 }
 
 /// GoGui's analyze commands (`type/label/command`).
@@ -499,7 +657,8 @@ mod tests {
             move_ms: None,
         }));
         let mut output = Vec::new();
-        gtp.serve(input.as_bytes(), &mut output).unwrap();
+        gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)
+            .unwrap();
         let text = String::from_utf8(output).unwrap();
         assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
         text.split_terminator("\n\n").map(str::to_string).collect()
@@ -610,6 +769,49 @@ mod tests {
             assert!(["= A2", "= A4", "= B3"].contains(&a[14].as_str()), "{a:?}");
         }
         assert!(a[14] != "= PASS" && a[14].len() > 3, "{a:?}");
+    }
+
+    #[test]
+    fn live_analysis_streams_info_lines_until_the_next_command() {
+        let a = session(
+            "boardsize 5\n1 lz-analyze b 5\nname\nkata-analyze w interval 5 ownership true\n\
+             lz-genmove_analyze b 5\nlist_stones black\nlz-analyze q\nlz-genmove_analyze\n",
+        );
+        assert_eq!(a[0], "= ");
+        let lz = &a[1];
+        assert!(lz.starts_with("=1\ninfo move "), "{lz}");
+        let line = lz.lines().nth(1).unwrap();
+        // Every entry: move, visits, winrate (1/10000), prior, lcb, order, pv.
+        let entries: Vec<&str> = line.split("info move ").filter(|e| !e.is_empty()).collect();
+        assert!(entries.len() >= 5, "{line}");
+        let mut last_visits = u64::MAX;
+        for (k, e) in entries.iter().enumerate() {
+            let f: Vec<&str> = e.split_whitespace().collect();
+            assert_eq!(f[1], "visits");
+            let visits: u64 = f[2].parse().unwrap();
+            assert!(visits <= last_visits, "most visited first: {line}");
+            last_visits = visits;
+            assert_eq!(f[3], "winrate");
+            assert!(f[4].parse::<u32>().unwrap() <= 10_000);
+            assert_eq!(&f[7..10], ["lcb", f[8], "order"]);
+            assert_eq!(f[10], k.to_string());
+            assert_eq!(f[11], "pv");
+            assert_eq!(f[12], f[0]);
+        }
+        assert_eq!(a[2], "= stonelab");
+        assert!(
+            a[3].starts_with("=\ninfo move ")
+                && a[3].contains(" utility ")
+                && a[3].contains(" winrate 0."),
+            "{}",
+            a[3]
+        );
+        // lz-genmove_analyze ends with the move, which is played.
+        let last = a[4].lines().last().unwrap();
+        let played = last.strip_prefix("play ").expect("a play line");
+        assert_eq!(a[5], format!("= {played}"));
+        assert!(a[6].starts_with("? syntax error"), "{}", a[6]);
+        assert!(a[7].starts_with("? syntax error"), "{}", a[7]);
     }
 
     #[test]
