@@ -142,44 +142,20 @@ fn the_database_carries_a_proof_across_runs_and_refuses_foreign_or_corrupt_files
     let dir = temp_dir("prove-db");
     let db = dir.join("7.db");
     let db_s = db.to_str().unwrap();
-    let first = stonelab_json(&[
-        "gomoku",
-        "prove",
-        "--size",
-        "7",
-        "--max-nodes",
-        "2000",
-        "--db",
-        db_s,
-        "--format",
-        "json",
-        "/dev/null",
-    ]);
+    let prove7 = |extra: &[&str]| {
+        let mut args = vec![
+            "gomoku", "prove", "--size", "7", "--db", db_s, "--format", "json",
+        ];
+        args.extend_from_slice(extra);
+        args.push("/dev/null");
+        stonelab_json(&args)
+    };
+    let first = prove7(&["--max-nodes", "2000"]);
     assert_eq!(first["result"], "unknown", "{first}");
     assert!(db.is_file());
-    let second = stonelab_json(&[
-        "gomoku",
-        "prove",
-        "--size",
-        "7",
-        "--db",
-        db_s,
-        "--format",
-        "json",
-        "/dev/null",
-    ]);
+    let second = prove7(&[]);
     assert_eq!(second["result"], "no_win", "{second}");
-    let third = stonelab_json(&[
-        "gomoku",
-        "prove",
-        "--size",
-        "7",
-        "--db",
-        db_s,
-        "--format",
-        "json",
-        "/dev/null",
-    ]);
+    let third = prove7(&[]);
     assert_eq!(third["result"], "no_win");
     assert!(
         third["nodes"].as_u64().unwrap() <= 1,

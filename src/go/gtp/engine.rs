@@ -170,24 +170,28 @@ impl Engine {
     /// dead (play on to capture them, as a server's cleanup phase asks).
     pub fn choose_move(&mut self, color: Color, cleanup: bool) -> Decision {
         let start = Instant::now();
-        // Search the position with `color` to move (GTP lets a side move twice).
-        let (mut board, passes) = if self.board.to_move() == color {
-            (self.board.clone(), self.board.passes())
-        } else {
-            let mut setup = self.board.to_setup();
-            setup.to_move = color;
-            setup.ko = None;
-            (
-                Board::from_setup(setup, Rules::STANDARD).expect("a legal position"),
-                0,
-            )
-        };
+        let (mut board, passes) = self.position_for(color);
         if cleanup {
             return self.cleanup_move(&board, passes, color, start);
         }
         self.solved_move(&mut board, passes)
             .map(Decision::Play)
             .unwrap_or_else(|| self.search_move(&board, passes, color, start))
+    }
+
+    /// The position to search with `color` to move (GTP lets a side move twice: then the stones
+    /// as they stand, `color` to move, no ko ban) and the passes before it.
+    fn position_for(&self, color: Color) -> (Board, u32) {
+        if self.board.to_move() == color {
+            return (self.board.clone(), self.board.passes());
+        }
+        let mut setup = self.board.to_setup();
+        setup.to_move = color;
+        setup.ko = None;
+        (
+            Board::from_setup(setup, Rules::STANDARD).expect("a legal position"),
+            0,
+        )
     }
 
     /// A search of the position with `color` to move for `time` (or the fixed playouts, when
@@ -198,17 +202,7 @@ impl Engine {
         time: std::time::Duration,
         round: u64,
     ) -> mcts::SearchResult {
-        let (board, passes) = if self.board.to_move() == color {
-            (self.board.clone(), self.board.passes())
-        } else {
-            let mut setup = self.board.to_setup();
-            setup.to_move = color;
-            setup.ko = None;
-            (
-                Board::from_setup(setup, Rules::STANDARD).expect("a legal position"),
-                0,
-            )
-        };
+        let (board, passes) = self.position_for(color);
         let config = SearchConfig {
             komi: self.komi,
             threads: self.limits.threads,

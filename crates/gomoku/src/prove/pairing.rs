@@ -355,24 +355,8 @@ mod tests {
         let (mut yes, mut no) = (0, 0);
         for _ in 0..400 {
             let n = 5 + (rng.next_u64() % 2) as usize;
-            let mut b = Board::new(n, Rule::Freestyle).unwrap();
             let stones = 2 + rng.next_u64() % 10;
-            for k in 0..stones {
-                let p = Point::new(
-                    (rng.next_u64() % n as u64) as u8,
-                    (rng.next_u64() % n as u64) as u8,
-                );
-                if b.stone(p).is_none() {
-                    b.make(
-                        p,
-                        if k % 2 == 0 {
-                            Color::Black
-                        } else {
-                            Color::White
-                        },
-                    );
-                }
-            }
+            let b = random_board(&mut rng, n, stones);
             let fast = find(&b, Color::Black, u64::MAX);
             assert_eq!(
                 fast.is_some(),
@@ -388,6 +372,28 @@ mod tests {
             }
         }
         assert!(yes > 50 && no > 50, "{yes} with a pairing, {no} without");
+    }
+
+    /// A board of side `n` with up to `stones` stones on random points, colours alternating.
+    fn random_board(rng: &mut stonelab_rand::SplitMix64, n: usize, stones: u64) -> Board {
+        let mut b = Board::new(n, Rule::Freestyle).unwrap();
+        for k in 0..stones {
+            let p = Point::new(
+                (rng.next_u64() % n as u64) as u8,
+                (rng.next_u64() % n as u64) as u8,
+            );
+            if b.stone(p).is_none() {
+                b.make(
+                    p,
+                    if k % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    },
+                );
+            }
+        }
+        b
     }
 
     #[test]
@@ -444,24 +450,8 @@ mod tests {
         let mut found = 0;
         for _ in 0..300 {
             let n = 5 + (rng.next_u64() % 3) as usize;
-            let mut b = Board::new(n, Rule::Freestyle).unwrap();
             let stones = rng.next_u64() % 12;
-            for k in 0..stones {
-                let p = Point::new(
-                    (rng.next_u64() % n as u64) as u8,
-                    (rng.next_u64() % n as u64) as u8,
-                );
-                if b.stone(p).is_none() {
-                    b.make(
-                        p,
-                        if k % 2 == 0 {
-                            Color::Black
-                        } else {
-                            Color::White
-                        },
-                    );
-                }
-            }
+            let b = random_board(&mut rng, n, stones);
             if let Some(p) = find(&b, Color::Black, 1 << 16) {
                 assert!(valid(&b, Color::Black, &p));
                 found += 1;
