@@ -521,3 +521,49 @@ fn final_score_agrees_with_gnugo() {
         report.join("\n")
     );
 }
+
+/// `scripts/gtp-regress` (GNU Go's regression format against any GTP engine) on a made-up suite:
+/// a capture found, a negated expectation failed, a GNU Go-only command skipped.
+#[test]
+fn the_regression_script_runs_a_suite_against_the_engine() {
+    let python = std::env::var("STONELAB_PYTHON").unwrap_or_else(|_| "python3".into());
+    let out = std::process::Command::new(python)
+        .args([
+            "scripts/gtp-regress",
+            "--format",
+            "json",
+            "--engine",
+            &format!("{} go gtp --threads 1 --playouts 2000", common::STONELAB),
+            "tests/data/go/regress/tiny.tst",
+        ])
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let suite = &v["suites"][0];
+    assert_eq!(suite["file"], "tiny.tst");
+    assert_eq!(
+        (
+            suite["passed"].as_u64(),
+            suite["failed"].as_u64(),
+            suite["skipped"].as_u64()
+        ),
+        (Some(1), Some(1), Some(1)),
+        "{v}"
+    );
+    assert_eq!(suite["tests"][0]["answer"], "C4");
+    let bad = std::process::Command::new("python3")
+        .args([
+            "scripts/gtp-regress",
+            "--engine",
+            "true",
+            "/nonexistent.tst",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
