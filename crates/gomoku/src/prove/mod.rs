@@ -135,6 +135,8 @@ type ProgressFn = Box<dyn FnMut(&Prover, Progress)>;
 /// A df-pn prover for one attacker on one board.
 pub struct Prover {
     board: Board,
+    /// The engine's view of the same stones: its cell values order the moves.
+    pos: crate::engine::Position,
     attacker: Color,
     keys: SymKeys,
     /// Whose turn at the root: the attacker's or not.
@@ -179,8 +181,15 @@ impl Prover {
         }
         let root_attacker = to_move == attacker;
         let root_key = keys.canonical(!root_attacker).0;
+        let mut pos = crate::engine::Position::new(n, rule);
+        for p in grid.points() {
+            if let Some(c) = grid.get(p) {
+                pos.make(p, c);
+            }
+        }
         Prover {
             board,
+            pos,
             attacker,
             keys,
             root_attacker,
@@ -431,11 +440,13 @@ impl Prover {
 
     fn play(&mut self, p: Point, c: Color) {
         self.board.make(p, c);
+        self.pos.make(p, c);
         self.keys.toggle(p, c);
     }
 
     fn take_back(&mut self, p: Point, c: Color) {
         self.board.unmake(p);
+        self.pos.unmake();
         self.keys.toggle(p, c);
     }
 
@@ -681,7 +692,10 @@ impl Prover {
         let n = self.board.size();
         let mut scored: Vec<(i32, Point)> = cells
             .iter()
-            .map(|&p| (move_score(&self.board, p, c), p))
+            .map(|&p| {
+                let engine = 6 * self.pos.value(p, c) + 5 * self.pos.value(p, !c);
+                (engine * 64 + move_score(&self.board, p, c), p)
+            })
             .collect();
         scored.sort_by_key(|&(s, p)| (-s, p.y, p.x));
         let attacker_node = c == self.attacker;
