@@ -47,18 +47,51 @@ pub(crate) fn read_position(
     size: Option<usize>,
     rule: stonelab_gomoku::Rule,
 ) -> anyhow::Result<stonelab_gomoku::Parsed> {
+    let text = crate::common::read_input(file)?;
+    parse_position(&text, input_name(file), size, rule)
+}
+
+/// [`read_position`] of text already read from the input called `name`.
+pub(crate) fn parse_position(
+    text: &str,
+    name: &str,
+    size: Option<usize>,
+    rule: stonelab_gomoku::Rule,
+) -> anyhow::Result<stonelab_gomoku::Parsed> {
     use stonelab_gomoku::{MAX_SIZE, MIN_SIZE};
     if let Some(size) = size {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             anyhow::bail!("--size {size} is outside {MIN_SIZE}..={MAX_SIZE}");
         }
     }
-    let text = crate::common::read_input(file)?;
-    let name = match file {
+    stonelab_gomoku::parse_game(text, size, rule).map_err(|e| anyhow::anyhow!("{name}: {e}"))
+}
+
+/// How messages name an input file (`<stdin>` for standard input).
+pub(crate) fn input_name(file: Option<&str>) -> &str {
+    match file {
         None | Some("-") => "<stdin>",
         Some(f) => f,
-    };
-    stonelab_gomoku::parse_game(&text, size, rule).map_err(|e| anyhow::anyhow!("{name}: {e}"))
+    }
+}
+
+/// The black and white stone counts of a position to search, refused when a side already has a
+/// five (`task` says what there is nothing left to do).
+pub(crate) fn counts_without_five(
+    grid: &stonelab_gomoku::Grid,
+    rule: stonelab_gomoku::Rule,
+    name: &str,
+    task: &str,
+) -> anyhow::Result<(usize, usize)> {
+    use stonelab_gomoku::Color;
+    let referee = stonelab_gomoku::search::referee::Referee::new(grid, rule);
+    for c in Color::ALL {
+        if referee.has_five(c) {
+            anyhow::bail!("{name}: {} already has a five; nothing to {task}", c.name());
+        }
+    }
+    let count = |c: Color| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
+    Ok((count(Color::Black), count(Color::White)))
 }
 
 #[derive(Subcommand, Debug)]

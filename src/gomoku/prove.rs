@@ -11,7 +11,6 @@ use serde::Serialize;
 use stonelab_gomoku::prove::cert::{self, Certificate};
 use stonelab_gomoku::prove::db::Db;
 use stonelab_gomoku::prove::{Options, Prover, Verdict};
-use stonelab_gomoku::search::referee::Referee;
 use stonelab_gomoku::{point_name, Color, Rule};
 
 use crate::arena::write_atomically;
@@ -157,36 +156,15 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         ProveRule::Standard => Rule::Standard,
     };
     let text = crate::common::read_input(args.file.as_deref())?;
-    let name = match args.file.as_deref() {
-        None | Some("-") => "<stdin>",
-        Some(f) => f,
-    };
+    let name = super::input_name(args.file.as_deref());
     let grid = if text.trim().is_empty() {
         let n = args.size.unwrap_or(15);
         stonelab_gomoku::Grid::new(n).map_err(|e| anyhow::anyhow!("--size: {e}"))?
     } else {
-        if let Some(size) = args.size {
-            if !(stonelab_gomoku::MIN_SIZE..=stonelab_gomoku::MAX_SIZE).contains(&size) {
-                bail!(
-                    "--size {size} is outside {}..={}",
-                    stonelab_gomoku::MIN_SIZE,
-                    stonelab_gomoku::MAX_SIZE
-                );
-            }
-        }
-        stonelab_gomoku::parse_game(&text, args.size, rule)
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?
-            .grid
+        super::parse_position(&text, name, args.size, rule)?.grid
     };
     let n = grid.size();
-    let referee = Referee::new(&grid, rule);
-    for c in Color::ALL {
-        if referee.has_five(c) {
-            bail!("{name}: {} already has a five; nothing to prove", c.name());
-        }
-    }
-    let count = |c: Color| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-    let (black, white) = (count(Color::Black), count(Color::White));
+    let (black, white) = super::counts_without_five(&grid, rule, name, "prove")?;
     let to_move = if black == white {
         Color::Black
     } else if black == white + 1 {

@@ -4,7 +4,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use serde::Serialize;
-use stonelab_gomoku::search::referee::Referee;
 use stonelab_gomoku::{point_name, solve, Color, Limits, Mode, Point};
 
 use super::RuleArg;
@@ -82,19 +81,9 @@ struct Report {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rule = args.rule.into();
     let parsed = super::read_position(args.file.as_deref(), args.size, rule)?;
-    let name = match args.file.as_deref() {
-        None | Some("-") => "<stdin>",
-        Some(f) => f,
-    };
+    let name = super::input_name(args.file.as_deref());
     let grid = &parsed.grid;
-    let referee = Referee::new(grid, rule);
-    for c in Color::ALL {
-        if referee.has_five(c) {
-            bail!("{name}: {} already has a five; nothing to solve", c.name());
-        }
-    }
-    let count = |c: Color| grid.points().filter(|&p| grid.get(p) == Some(c)).count();
-    let (black, white) = (count(Color::Black), count(Color::White));
+    let (black, white) = super::counts_without_five(grid, rule, name, "solve")?;
     let to_move = if black == white {
         Color::Black
     } else {

@@ -124,6 +124,17 @@ struct Expanded {
     unchecked: Vec<u16>,
 }
 
+impl Expanded {
+    /// A node with one move: a block of the opponent's five point.
+    fn forced(m: u16) -> Expanded {
+        Expanded {
+            moves: vec![m],
+            width: 1,
+            unchecked: Vec::new(),
+        }
+    }
+}
+
 enum Expansion {
     Solved(Entry),
     Inner(Expanded),
@@ -625,11 +636,7 @@ impl Prover {
             }
             if let Some(f) = theirs.iter().next() {
                 // The attacker must block.
-                return Expansion::Inner(Expanded {
-                    moves: vec![canon(f)],
-                    width: 1,
-                    unchecked: Vec::new(),
-                });
+                return Expansion::Inner(Expanded::forced(canon(f)));
             }
             if let Some(proof) = self.threat_win(a) {
                 let first = match proof {
@@ -665,11 +672,8 @@ impl Prover {
             return proved;
         }
         if let Some(f) = ours.iter().next() {
-            return Expansion::Inner(Expanded {
-                moves: vec![canon(f)],
-                width: 1,
-                unchecked: Vec::new(),
-            });
+            // The defender must block.
+            return Expansion::Inner(Expanded::forced(canon(f)));
         }
         let mut moves = self.ordered(&empties, d, t);
         let mut unchecked = Vec::new();
