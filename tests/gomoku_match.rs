@@ -324,3 +324,30 @@ fn swap2_openings_are_negotiated() {
     common::stonelab_err(&args, "three stones");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A brain that answers `SUGGEST x,y` (`--suggest`) is told `PLAY x,y` and plays it: the games are
+/// the same move for move as without it.
+#[test]
+fn a_suggested_move_is_accepted_with_play() {
+    let dir = temp_dir("gomoku-suggest");
+    let (a, b) = players();
+    let suggesting = format!("{a} --suggest");
+    let plain = play(&a, &b, &dir.join("plain.jsonl"), &["--games", "2"]);
+    let suggested = play(
+        &suggesting,
+        &b,
+        &dir.join("suggest.jsonl"),
+        &["--games", "2"],
+    );
+    for (x, y) in plain["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(suggested["games"].as_array().unwrap())
+    {
+        assert_eq!(x["moves"], y["moves"], "{plain} {suggested}");
+        assert_eq!(x["end"], y["end"]);
+    }
+    assert_eq!(suggested["timeouts"], 0, "{suggested}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

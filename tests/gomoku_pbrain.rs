@@ -457,3 +457,31 @@ fn match_takes_gomocup_rule_numbers_and_rejects_others() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported size 21"));
 }
+
+/// `--suggest`: the brain answers `SUGGEST x,y`, plays where `PLAY` says (even elsewhere), and its
+/// board follows the manager's moves, not its own suggestions.
+#[test]
+fn suggest_then_play_what_the_manager_sends() {
+    let out = session(
+        &[BRAIN, "--suggest", "--nodes", "3000"],
+        &[
+            "START 15",
+            "BOARD",
+            "0,0,1",
+            "0,5,2",
+            "1,0,1",
+            "1,5,2",
+            "2,0,1",
+            "2,5,2",
+            "3,0,1",
+            "3,5,2",
+            "DONE",
+            "PLAY 10,10",
+            "TURN 4,0",
+            "END",
+        ],
+    );
+    // Its five at (4,0) is suggested; the manager overrules it; the opponent blocks there; the
+    // brain now must block the opponent's five at (4,5).
+    assert_eq!(out, ["OK", "SUGGEST 4,0", "10,10", "SUGGEST 4,5"]);
+}

@@ -229,16 +229,23 @@ impl Engine {
         self.process.send(&format!("{line}\r")).is_ok()
     }
 
-    /// The next line that is not MESSAGE, DEBUG or SUGGEST, within `limit`.
+    /// The next line that is not MESSAGE or DEBUG, within `limit`. A `SUGGEST x,y` is accepted
+    /// with `PLAY x,y` (the brain then answers the move; a bad suggestion is its to refuse).
     fn answer_line(&mut self, limit: Duration) -> Result<String, (End, String)> {
         let deadline = crate::common::deadline(limit);
         loop {
             match self.process.read_line(deadline) {
                 Ok(line) => {
                     let line = line.trim().to_string();
-                    let word = line.split_whitespace().next().unwrap_or("");
+                    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((&line, ""));
+                    if word.eq_ignore_ascii_case("SUGGEST") {
+                        if !self.send(&format!("PLAY {}", rest.trim())) {
+                            return Err((End::EngineError, "the engine closed its input".into()));
+                        }
+                        continue;
+                    }
                     if line.is_empty()
-                        || ["MESSAGE", "DEBUG", "SUGGEST"]
+                        || ["MESSAGE", "DEBUG"]
                             .iter()
                             .any(|w| word.eq_ignore_ascii_case(w))
                     {

@@ -43,6 +43,10 @@ pub struct Args {
     /// position is in it (as the database's attacker, on its size and rule)
     #[arg(long, value_name = "FILE")]
     pub db: Option<std::path::PathBuf>,
+    /// Answer each move request with `SUGGEST x,y` instead of the move, and play the move the
+    /// manager then sends with `PLAY x,y` (the protocol's way for a manager to overrule a brain)
+    #[arg(long)]
+    pub suggest: bool,
 }
 
 /// Largest `--tt-mib`: 16 GiB of table.
@@ -68,6 +72,7 @@ pub fn run(args: &Args) -> std::io::Result<()> {
         table_bytes: args.tt_mib.max(1) << 20,
         messages: !args.quiet,
         threads: thread_count(args.threads).0,
+        suggest: args.suggest,
         book: match &args.db {
             None => None,
             Some(path) => match stonelab_gomoku::prove::db::Db::load(path) {

@@ -42,6 +42,8 @@ pub struct Options {
     pub threads: usize,
     /// Proved wins (`gomoku prove --db`): played whenever the position is in them.
     pub book: Option<std::sync::Arc<stonelab_gomoku::prove::db::Book>>,
+    /// Answer move requests with `SUGGEST x,y` and play only what `PLAY x,y` then names.
+    pub suggest: bool,
 }
 
 impl Default for Options {
@@ -53,6 +55,7 @@ impl Default for Options {
             messages: true,
             threads: 1,
             book: None,
+            suggest: false,
         }
     }
 }
@@ -705,11 +708,10 @@ impl<W: Write> Brain<W> {
             .as_ref()
             .and_then(|b| b.proved_move(engine.position().board(), own))
         {
-            engine.make(m, own);
             if self.options.messages {
                 self.say("MESSAGE proof: a proved win from the database")?;
             }
-            return self.say(&format!("{},{}", m.x, m.y));
+            return self.give_move(m, own);
         }
         let decision = match player {
             Player::Engine => Some(engine.think(own, budget)),
@@ -720,7 +722,6 @@ impl<W: Write> Brain<W> {
             (None, Player::Greedy(_)) => greedy_move(engine.position(), own, &mut self.rng),
             (None, _) => random_move(engine.position(), &mut self.rng),
         };
-        engine.make(best, own);
         if self.options.messages {
             if let Some(d) = decision {
                 let score = d.score.map_or("-".to_string(), |s| s.to_string());
@@ -735,7 +736,17 @@ impl<W: Write> Brain<W> {
                 ))?;
             }
         }
-        self.say(&format!("{},{}", best.x, best.y))
+        self.give_move(best, own)
+    }
+
+    /// Plays `m` for `own` and answers it, or with `--suggest` only suggests it (`SUGGEST x,y`):
+    /// the manager's `PLAY` then places the stone.
+    fn give_move(&mut self, m: Point, own: Color) -> std::io::Result<()> {
+        if self.options.suggest {
+            return self.say(&format!("SUGGEST {},{}", m.x, m.y));
+        }
+        self.engine.as_mut().expect("a game is on").make(m, own);
+        self.say(&format!("{},{}", m.x, m.y))
     }
 }
 
