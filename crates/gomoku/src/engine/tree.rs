@@ -36,14 +36,22 @@ pub const FOUR_EXTENSION: bool = false;
 /// Moves tried at an inner node at most (best first).
 const BREADTH: usize = 28;
 /// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
-/// never reduced or pruned late (an own three or four, or a block of the opponent's).
-const IMPORTANT: i32 = 40;
+/// never reduced or pruned late (a straight four, a five, or two threats at once, own or the
+/// opponent's). Threes and single fours are reduced like any other move: at 40 (every three
+/// important) nine moves in ten were, and the tree hardly narrowed; 250 scored +89 [+19, +159]
+/// against 40 (with [`LATE_MOVES`] below and only real defences when facing a three, 100 games at
+/// 300 ms a move, BENCHMARKS.md).
+const IMPORTANT: i32 = 250;
 /// Razoring margins by depth (1..=3).
 const RAZOR: [i32; 4] = [0, 180, 320, 480];
 /// Reverse-futility margin per ply of depth.
 const FUTILITY: i32 = 90;
-/// Late-move pruning: moves tried at depth `d` (1..=4) before quiet ones are skipped.
-const LATE_MOVES: [usize; 5] = [0, 6, 9, 14, 20];
+/// Late-move pruning: moves tried at depth `d` (1..=6) before the unimportant ones are skipped
+/// (3 + d * d / 2).
+const LATE_MOVES: [usize; 7] = [0, 3, 5, 7, 11, 15, 21];
+/// Late-move reductions are `ln(depth) * ln(move number) / LMR_DIVISOR` plies: 1.0 scored +74
+/// [+5, +143] against 1.8, and 0.75 +21 [-47, +89] against 1.0 (100 games each at 300 ms).
+const LMR_DIVISOR: f64 = 1.0;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Bound {
@@ -548,7 +556,7 @@ impl Tree {
                 || self.killers[ply as usize].contains(&(cell as u16));
             if !pv
                 && !important
-                && depth <= 4
+                && (depth as usize) < LATE_MOVES.len()
                 && k >= LATE_MOVES[depth as usize]
                 && best > -MATE_BOUND
             {
@@ -758,9 +766,14 @@ impl Tree {
 
     /// The moves worth trying for `s` at an inner node, best first: the table's move, killers,
     /// then by both colours' cell values and history. Facing an open three (the opponent has a
-    /// straight-four move), only counter-fours and the squares that stop it.
-    fn moves(&self, pos: &Position, s: Color, ply: i32, hint: u16, facing: bool) -> Vec<Point> {
+    /// straight-four move), only counter-fours and the real defences: the moves after which the
+    /// opponent has no straight-four move (among the cells where the opponent makes a four).
+    fn moves(&self, pos: &mut Position, s: Color, ply: i32, hint: u16, facing: bool) -> Vec<Point> {
         let mut scored = self.scored(pos, s, facing);
+        if facing {
+            let own_fours = pos.class_sets(s).four;
+            scored.retain(|&(_, _, p)| own_fours.contains(p) || stops_straight_fours(pos, p, s));
+        }
         let killers = self.killers[ply as usize];
         for m in &mut scored {
             let cell = m.1 as u16;
@@ -876,12 +889,20 @@ impl Tree {
 /// Late-move reduction for the `k`-th move at `depth`: grows with the log of both.
 #[inline]
 fn reduction(depth: i32, k: usize, pv: bool) -> i32 {
-    let r = (f64::from(depth).ln() * (k as f64).ln() / 1.8) as i32;
+    let r = (f64::from(depth).ln() * (k as f64).ln() / LMR_DIVISOR) as i32;
     if pv {
         (r - 1).max(0)
     } else {
         r
     }
+}
+
+/// Whether `s` playing `p` leaves the opponent no straight-four move.
+fn stops_straight_fours(pos: &mut Position, p: Point, s: Color) -> bool {
+    pos.make(p, s);
+    let stops = pos.class_sets(!s).open_four.is_empty();
+    pos.unmake();
+    stops
 }
 
 /// The first point of a set (lowest `y`, then `x`).
@@ -967,13 +988,13 @@ mod tests {
     fn move_order_puts_the_fours_and_blocks_first() {
         use Color::{Black as B, White as W};
         // Black X X X . on row 7 (open three at 4..6), White two stones.
-        let pos = position(
+        let mut pos = position(
             15,
             &[(4, 7, B), (10, 10, W), (5, 7, B), (11, 11, W), (6, 7, B)],
         );
         let tree = Tree::new(15, 1 << 16);
         // White to move faces an open three: only the blocks and counter-fours.
-        let moves = tree.moves(&pos, W, 1, u16::MAX, true);
+        let moves = tree.moves(&mut pos, W, 1, u16::MAX, true);
         let blocks: Vec<Point> = moves.iter().copied().filter(|p| p.y == 7).collect();
         assert!(!moves.is_empty());
         assert!(moves
@@ -981,9 +1002,57 @@ mod tests {
             .all(|p| p.y == 7 || pos.class_sets(W).four.contains(*p)));
         assert!(blocks.contains(&Point::new(3, 7)) && blocks.contains(&Point::new(7, 7)));
         // Black to move: its straight-four points lead.
-        let moves = tree.moves(&pos, B, 1, u16::MAX, false);
+        let moves = tree.moves(&mut pos, B, 1, u16::MAX, false);
         let top: Vec<Point> = moves[..2].to_vec();
         assert!(top.contains(&Point::new(3, 7)) && top.contains(&Point::new(7, 7)));
+    }
+
+    #[test]
+    fn facing_a_three_only_the_real_defences_and_own_fours_are_tried() {
+        use Color::{Black as B, White as W};
+        // Black: an open three on row 7 (4..6) and a closed three on column 12 (rows 2..4, White
+        // above it). White: a closed three on row 12 (cols 2..4, Black to its left).
+        let mut pos = position(
+            15,
+            &[
+                (4, 7, B),
+                (2, 12, W),
+                (5, 7, B),
+                (3, 12, W),
+                (6, 7, B),
+                (4, 12, W),
+                (12, 2, B),
+                (12, 1, W),
+                (12, 3, B),
+                (1, 12, B),
+                (12, 4, B),
+                (14, 14, W),
+            ],
+        );
+        let tree = Tree::new(15, 1 << 16);
+        let moves = tree.moves(&mut pos, W, 1, u16::MAX, true);
+        let own_fours = pos.class_sets(W).four;
+        // Every move is a White four or leaves Black no straight four; the slow check by hand:
+        for &p in &moves {
+            pos.make(p, W);
+            let stops = pos.class_sets(B).open_four.is_empty();
+            pos.unmake();
+            assert!(own_fours.contains(p) || stops, "{p:?} in {moves:?}");
+        }
+        // The three's ends (3,7), (7,7) stay; Black's column-12 four points (12,5), (12,6) stop
+        // nothing, and the far points (2,7), (8,7) leave Black the other end's straight four:
+        // all four are left out.
+        for p in [(3, 7), (7, 7)] {
+            assert!(
+                moves.contains(&Point::new(p.0, p.1)),
+                "{p:?} missing from {moves:?}"
+            );
+        }
+        for p in [(12, 5), (12, 6), (2, 7), (8, 7)] {
+            assert!(!moves.contains(&Point::new(p.0, p.1)), "{p:?} in {moves:?}");
+        }
+        // White's own fours (row 12: (5,12), (6,12)) are there.
+        assert!(moves.contains(&Point::new(5, 12)) && moves.contains(&Point::new(6, 12)));
     }
 
     #[test]
