@@ -40,7 +40,7 @@ const BREADTH: usize = 28;
 /// opponent's). Threes and single fours are reduced like any other move: at 40 (every three
 /// important) nine moves in ten were, and the tree hardly narrowed; 250 scored +89 [+19, +159]
 /// against 40 (with [`LATE_MOVES`] below and only real defences when facing a three, 100 games at
-/// 300 ms a move, BENCHMARKS.md).
+/// 300 ms a move, BENCHMARKS.md); against Rapfi the two score the same.
 const IMPORTANT: i32 = 250;
 /// Razoring margins by depth (1..=3).
 const RAZOR: [i32; 4] = [0, 180, 320, 480];
@@ -897,10 +897,14 @@ fn reduction(depth: i32, k: usize, pv: bool) -> i32 {
     }
 }
 
-/// Whether `s` playing `p` leaves the opponent no straight-four move.
+/// Whether `s` playing `p` leaves the opponent no straight-four move (under renju, none that is
+/// not forbidden to Black).
 fn stops_straight_fours(pos: &mut Position, p: Point, s: Color) -> bool {
+    let o = !s;
     pos.make(p, s);
-    let stops = pos.class_sets(!s).open_four.is_empty();
+    let open_fours = pos.class_sets(o).open_four;
+    let stops =
+        open_fours.is_empty() || (pos.has_fouls(o) && open_fours.iter().all(|q| pos.is_foul(q, o)));
     pos.unmake();
     stops
 }
