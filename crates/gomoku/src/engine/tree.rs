@@ -480,10 +480,7 @@ impl Tree {
             }
             return Some(Err(p));
         }
-        let open_fours = pos.class_sets(s).open_four;
-        if !open_fours.is_empty()
-            && (!pos.has_fouls(s) || open_fours.iter().any(|p| !pos.is_foul(p, s)))
-        {
+        if has_straight_four_move(pos, s) {
             return Some(Ok(MATE - ply - 3));
         }
         if pos.stone_count() >= pos.size() * pos.size() {
@@ -897,14 +894,16 @@ fn reduction(depth: i32, k: usize, pv: bool) -> i32 {
     }
 }
 
-/// Whether `s` playing `p` leaves the opponent no straight-four move (under renju, none that is
-/// not forbidden to Black).
+/// Whether `c` has a move that makes a straight four (under renju, one not forbidden to Black).
+fn has_straight_four_move(pos: &Position, c: Color) -> bool {
+    let open_fours = pos.class_sets(c).open_four;
+    !open_fours.is_empty() && (!pos.has_fouls(c) || open_fours.iter().any(|p| !pos.is_foul(p, c)))
+}
+
+/// Whether `s` playing `p` leaves the opponent no straight-four move.
 fn stops_straight_fours(pos: &mut Position, p: Point, s: Color) -> bool {
-    let o = !s;
     pos.make(p, s);
-    let open_fours = pos.class_sets(o).open_four;
-    let stops =
-        open_fours.is_empty() || (pos.has_fouls(o) && open_fours.iter().all(|q| pos.is_foul(q, o)));
+    let stops = !has_straight_four_move(pos, !s);
     pos.unmake();
     stops
 }
