@@ -84,7 +84,7 @@ fn selfplay_resumes_and_tune_writes_weights() {
     let w = std::fs::read_to_string(&weights).unwrap();
     assert_eq!(
         stonelab_gomoku::engine::weights::parse(&w).unwrap().len(),
-        495
+        1820
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -168,5 +168,90 @@ fn tune_fits_labelled_positions_and_refuses_bad_ones() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("line 2") && err.contains(why), "{err}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `gomoku tune-order` fits the move order to one player's moves: a report before and after, an
+/// order file in the compiled-in format; labelled positions and a missing `--player` are refused.
+#[test]
+fn tune_order_writes_an_order_file() {
+    let dir = temp("order");
+    let record = dir.join("games.jsonl");
+    let record_s = record.to_str().unwrap();
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "selfplay",
+            "--size",
+            "9",
+            "--games",
+            "4",
+            "--nodes",
+            "1500",
+            "--threads",
+            "1",
+            "--out",
+            record_s,
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.join("order.txt");
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune-order",
+            record_s,
+            "--player",
+            "a",
+            "--epochs",
+            "20",
+            "--holdout",
+            "0",
+            "--format",
+            "json",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["games"], 4);
+    assert!(report["train_samples"].as_u64().unwrap() > 10);
+    let before = report["train_before"]["loss"].as_f64().unwrap();
+    let after = report["train_after"]["loss"].as_f64().unwrap();
+    assert!(after < before, "{before} -> {after}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("tune-order --player a"));
+    assert_eq!(
+        stonelab_gomoku::engine::weights::parse(&text)
+            .unwrap()
+            .len(),
+        1820
+    );
+
+    let o = common::stonelab_with_input(&["gomoku", "tune-order", record_s], "");
+    assert_eq!(o.status.code(), Some(2), "--player is required");
+    let labels = dir.join("labels.jsonl");
+    std::fs::write(
+        &labels,
+        "{\"record\": \"stonelab gomoku labels\", \"version\": 1, \"size\": 9, \"rule\": \"freestyle\"}\n",
+    )
+    .unwrap();
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune-order",
+            labels.to_str().unwrap(),
+            "--player",
+            "a",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no moves to learn"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -12,6 +12,7 @@ pub mod prove;
 pub mod solve;
 pub mod threats;
 pub mod tune;
+pub mod tune_order;
 
 /// The rule as a command-line value.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -129,6 +130,13 @@ pub enum Command {
     /// combination of a cell as the side to move and as the side waiting, and reports the
     /// cross-entropy before and after on the fitted and the held-out games.
     Tune(tune::TuneArgs),
+    /// Fit the search's move order to a stronger engine's moves in game records (softmax regression)
+    ///
+    /// Every move of the chosen player (`--player a` or `b` of `gomoku match` records) is a
+    /// sample: the candidate cells, each scored by its own and the opponent's class combination,
+    /// and the cell played. Reports how often the move played is the best-scored candidate
+    /// (top-1) or among the best three, before and after, on the fitted and the held-out games.
+    TuneOrder(tune_order::Args),
     /// Prove a whole game from a position (the empty board by default): df-pn over threat-space search
     ///
     /// Result 'win', 'no_win' (every attacker strategy refuted) or 'unknown' (a limit hit). A win
@@ -151,6 +159,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Match(args) => matches::run(args),
         Command::Selfplay(args) => tune::selfplay(args),
         Command::Tune(args) => tune::tune(args),
+        Command::TuneOrder(args) => tune_order::run(args),
         Command::Prove(args) => prove::prove(args),
         Command::CheckProof(args) => prove::check_proof(args),
         Command::ProofMove(args) => prove::proof_move(args),

@@ -260,7 +260,7 @@ pub struct TuneArgs {
     /// L2 pull towards the compiled-in weights (loss units per squared logit)
     #[arg(long, default_value_t = 1e-5)]
     l2: f64,
-    /// What is fitted: `classes` (a value per class and four pair bonuses per side, 22 numbers),
+    /// What is fitted: `classes` (a value per class and four pair bonuses per side, 30 numbers),
     /// `table` (every combination's weight), or `both` (classes, then the table pulled towards them)
     #[arg(long, value_enum, default_value_t = Model::Both)]
     model: Model,
@@ -292,7 +292,7 @@ struct TuneReport {
     train_loss_after: f64,
     holdout_loss_before: f64,
     holdout_loss_after: f64,
-    /// The class design's parameters (to move, then waiting): One..F4, then the bonuses for two
+    /// The class design's parameters (to move, then waiting): B1..F4, then the bonuses for two
     /// fours, four-three, two threes, two lines of F2 or B3.
     class_params: Option<Vec<f64>>,
     out: Option<String>,
@@ -471,7 +471,8 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     }
     if let (Format::Text, Some(t)) = (args.format, &report.class_params) {
         let names = [
-            "One", "B2", "F2", "B3", "F3", "B4", "F4", "4+4", "4+3", "3+3", "2+2",
+            "B1", "F1", "B2", "F2", "F2A", "F2B", "B3", "F3", "F3S", "B4", "F4", "4+4", "4+3",
+            "3+3", "2+2",
         ];
         for (side, chunk) in ["to move", "waiting"].iter().zip(t.chunks(names.len())) {
             let cells: Vec<String> = names

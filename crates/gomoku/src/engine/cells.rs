@@ -1,22 +1,23 @@
 //! What an empty cell is worth to one colour, looked up from its four directions' classes at once.
 //!
-//! A cell's four [`Class`]es (one per direction, 9 classes each) index a table of 9^4 = 6,561
-//! entries built once: the cell's move-ordering value, its threat flags (five, straight four,
-//! four, open three) and its two evaluation weights, as the side to move and as the side not to
-//! move. [`reference_cell`] computes the same entry from the four classes by plain code, and a test
-//! compares every entry.
+//! A cell's four [`Class`]es (one per direction, 13 classes each) index a table of 13^4 = 28,561
+//! entries (391 KiB) built once: the cell's threat value (which makes a move "important" to the
+//! search), its threat flags (five, straight four, four, open three), its two move-order scores
+//! (a move there by this colour, and by the other colour taking the cell from it) and its two
+//! evaluation weights, as the side to move and as the side not to move. [`reference_cell`]
+//! computes the same entry from the four classes by plain code, and a test compares every entry.
 //!
-//! The evaluation weights depend only on the multiset of the four classes (the directions are
-//! interchangeable): 495 combinations, listed by [`combinations`] and numbered by
-//! [`combination_index`]; the weights come from [`super::weights`].
+//! The weights and order scores depend only on the multiset of the four classes (the directions
+//! are interchangeable): 1,820 combinations, listed by [`combinations`] and numbered by
+//! [`combination_index`]; the numbers come from [`super::weights`].
 
 use std::sync::OnceLock;
 
-use super::classes::Class;
+use super::classes::{Class, CLASSES};
 use super::weights;
 
 /// Value of one direction's class to the colour that would play there (move ordering).
-pub const CLASS_VALUE: [i32; 9] = [0, 1, 4, 10, 12, 40, 45, 300, 2000];
+pub const CLASS_VALUE: [i32; CLASSES] = [0, 1, 1, 4, 10, 10, 10, 12, 40, 40, 45, 300, 2000];
 
 /// Ordering bonus for a cell where a stone makes threats on two lines at once (a double three, a
 /// four-three, a double four).
@@ -31,38 +32,48 @@ pub const FOUR: u8 = 4;
 /// A stone there makes an open three in some direction.
 pub const THREE: u8 = 8;
 
-/// One cell's entry for one colour.
+/// One cell's entry for one colour (14 bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cell {
-    /// Move-ordering value.
-    pub value: i32,
+    /// Threat value: the sum of the classes' [`CLASS_VALUE`]s, plus [`DOUBLE_THREAT`].
+    pub value: i16,
+    /// Move-order score of a move here for this colour, from its own lines, in hundredths of a
+    /// logit ([`super::weights::ORDER_FILE`]).
+    pub attack: i16,
+    /// Move-order score of a move here for the other colour, from this colour's lines (taking the
+    /// cell from this colour), in hundredths of a logit.
+    pub defend: i16,
     /// Evaluation weight when this colour is to move.
-    pub to_move: i32,
+    pub to_move: i16,
     /// Evaluation weight when the other colour is to move.
-    pub waiting: i32,
+    pub waiting: i16,
     /// [`FIVE`], [`OPEN_FOUR`], [`FOUR`], [`THREE`].
     pub flags: u8,
     /// The combination's number ([`combination_index`]).
     pub combination: u16,
 }
 
-/// The number of class combinations (multisets of four of the nine classes).
-pub const COMBINATIONS: usize = 495;
+/// The number of class combinations (multisets of four of the thirteen classes).
+pub const COMBINATIONS: usize = 1820;
+
+/// The number of table entries (four classes in order).
+pub const ENTRIES: usize = CLASSES * CLASSES * CLASSES * CLASSES;
 
 /// The table index of four classes.
 #[inline]
 #[must_use]
 pub fn index(ks: [u8; 4]) -> usize {
-    ((usize::from(ks[0]) * 9 + usize::from(ks[1])) * 9 + usize::from(ks[2])) * 9
+    const N: usize = CLASSES;
+    ((usize::from(ks[0]) * N + usize::from(ks[1])) * N + usize::from(ks[2])) * N
         + usize::from(ks[3])
 }
 
 /// The table: one entry per four classes ([`index`]).
 #[must_use]
-pub fn table() -> &'static [Cell; 6561] {
-    static TABLE: OnceLock<Box<[Cell; 6561]>> = OnceLock::new();
+pub fn table() -> &'static [Cell; ENTRIES] {
+    static TABLE: OnceLock<Box<[Cell; ENTRIES]>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t = Box::new([Cell::default(); 6561]);
+        let mut t = Box::new([Cell::default(); ENTRIES]);
         for (i, cell) in t.iter_mut().enumerate() {
             *cell = reference_cell(classes_of(i));
         }
@@ -75,8 +86,8 @@ fn classes_of(i: usize) -> [Class; 4] {
     let mut ks = [Class::Dead; 4];
     let mut r = i;
     for k in ks.iter_mut().rev() {
-        *k = Class::ALL[r % 9];
-        r /= 9;
+        *k = Class::ALL[r % CLASSES];
+        r /= CLASSES;
     }
     ks
 }
@@ -87,7 +98,7 @@ pub fn combinations() -> &'static [[Class; 4]] {
     static LIST: OnceLock<Vec<[Class; 4]>> = OnceLock::new();
     LIST.get_or_init(|| {
         let mut list = Vec::with_capacity(COMBINATIONS);
-        for a in 0..9 {
+        for a in 0..CLASSES {
             for b in 0..=a {
                 for c in 0..=b {
                     for d in 0..=c {
@@ -103,11 +114,16 @@ pub fn combinations() -> &'static [[Class; 4]] {
 /// The number of the combination of `ks` (in any order) in [`combinations`].
 #[must_use]
 pub fn combination_index(mut ks: [Class; 4]) -> usize {
+    static NUMBERS: OnceLock<Vec<u16>> = OnceLock::new();
+    let numbers = NUMBERS.get_or_init(|| {
+        let mut n = vec![u16::MAX; ENTRIES];
+        for (i, c) in combinations().iter().enumerate() {
+            n[index(c.map(|k| k as u8))] = i as u16;
+        }
+        n
+    });
     ks.sort_unstable_by(|a, b| b.cmp(a));
-    combinations()
-        .iter()
-        .position(|c| *c == ks)
-        .expect("every sorted quadruple is listed")
+    usize::from(numbers[index(ks.map(|k| k as u8))])
 }
 
 /// The entry of four classes, computed directly.
@@ -130,13 +146,16 @@ pub fn reference_cell(ks: [Class; 4]) -> Cell {
             flags |= FOUR;
         }
     }
-    if ks.contains(&Class::F3) {
+    if ks.iter().any(|k| k.is_three()) {
         flags |= THREE;
     }
     let combination = combination_index(ks);
     let (to_move, waiting) = weights::weight(combination);
+    let (attack, defend) = weights::order(combination);
     Cell {
-        value: value + bonus,
+        value: (value + bonus) as i16,
+        attack,
+        defend,
         to_move,
         waiting,
         flags,
@@ -149,7 +168,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn combinations_are_the_495_multisets() {
+    fn combinations_are_the_1820_multisets() {
         let list = combinations();
         assert_eq!(list.len(), COMBINATIONS);
         let mut sorted = list.to_vec();
@@ -176,5 +195,8 @@ mod tests {
         }
         assert_eq!(t[0].value, 0);
         assert_eq!(t[0].flags, 0);
+        // The table's memory: 14 bytes an entry, 391 KiB in all.
+        assert_eq!(std::mem::size_of::<Cell>(), 14);
+        assert_eq!(std::mem::size_of_val(t), 399_854);
     }
 }

@@ -15,42 +15,60 @@ use crate::tables::PerRule;
 use crate::{Color, Rule};
 
 /// What a stone on a cell makes in one direction, weakest first. Only fives through the cell count.
+/// A class is named by what the stone's best one-stone extension makes; where several
+/// extensions reach that best class the class is split by their number (after Rapfi's F3S and
+/// F2A/F2B; B = blocked, F = free).
 ///
 /// ```text
-/// Five  X X X X .     a five (standard: exactly five)
-/// F4    . X X X . .   two five points afterwards (straight four)
-/// B4    O X X X . .   one five point afterwards
-/// F3    . . X X . .   afterwards one more stone can make an F4
-/// B3    O X X . . .   afterwards one more stone can make a B4
-/// F2    . . . X . .   afterwards one more stone can make an F3
-/// B2    O . X . . .   afterwards one more stone can make a B3
-/// One   O . . . . .   some five through the cell is still possible
-/// Dead  O . . . O     no five through the cell is possible
+/// Five  X X X X _ . . . .   a five (standard: exactly five)
+/// F4    . X X X _ . . . .   two five points afterwards (straight four)
+/// B4    O X X X _ . . . .   one five point afterwards
+/// F3S   . . X X _ . . . .   afterwards two or more extensions make an F4
+/// F3    O . X X _ . . . .   afterwards exactly one extension makes an F4
+/// B3    . O X X _ . . . .   afterwards one more stone can make a B4
+/// F2B   . . . X _ . . . .   afterwards four or more extensions make an F3 or F3S
+/// F2A   . . X . _ . . . .   afterwards three extensions make an F3 or F3S
+/// F2    . X . . _ . . . .   afterwards one or two extensions make an F3 or F3S
+/// B2    . . . O _ X . . .   afterwards one more stone can make a B3
+/// F1    . . . . _ . . . .   afterwards one more stone can make an F2, F2A or F2B
+/// B1    . . . O _ . . . .   some five through the cell is still possible
+/// Dead  O . . . _ O . . .   no five through the cell is possible
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Class {
     #[default]
     Dead = 0,
-    One = 1,
-    B2 = 2,
-    F2 = 3,
-    B3 = 4,
-    F3 = 5,
-    B4 = 6,
-    F4 = 7,
-    Five = 8,
+    B1 = 1,
+    F1 = 2,
+    B2 = 3,
+    F2 = 4,
+    F2A = 5,
+    F2B = 6,
+    B3 = 7,
+    F3 = 8,
+    F3S = 9,
+    B4 = 10,
+    F4 = 11,
+    Five = 12,
 }
+
+/// The number of classes.
+pub const CLASSES: usize = 13;
 
 impl Class {
     /// All classes, weakest first.
-    pub const ALL: [Class; 9] = [
+    pub const ALL: [Class; CLASSES] = [
         Class::Dead,
-        Class::One,
+        Class::B1,
+        Class::F1,
         Class::B2,
         Class::F2,
+        Class::F2A,
+        Class::F2B,
         Class::B3,
         Class::F3,
+        Class::F3S,
         Class::B4,
         Class::F4,
         Class::Five,
@@ -65,6 +83,26 @@ impl Class {
         } else {
             Class::Dead
         }
+    }
+
+    /// The class with the counts of extensions forgotten: `B1` for `F1`, `F2` for `F2A` and
+    /// `F2B`, `F3` for `F3S`, the class itself otherwise. Nine levels, ordered as the classes.
+    #[inline]
+    #[must_use]
+    pub const fn coarse(self) -> Class {
+        match self {
+            Class::F1 => Class::B1,
+            Class::F2A | Class::F2B => Class::F2,
+            Class::F3S => Class::F3,
+            k => k,
+        }
+    }
+
+    /// Whether a stone makes an open three (F3 or F3S): one more stone can make a straight four.
+    #[inline]
+    #[must_use]
+    pub const fn is_three(self) -> bool {
+        matches!(self, Class::F3 | Class::F3S)
     }
 }
 
@@ -166,26 +204,30 @@ fn classify(cells: &[Cell], exact: bool, mut next: impl FnMut(usize) -> Class) -
         return Class::Five;
     }
     let empties = (0..cells.len()).filter(|&e| cells[e] == Cell::Empty);
-    let mut fives = 0;
+    // The best extension (coarse) and how many extensions reach it.
     let mut best = Class::Dead;
+    let mut count = 0;
     for e in empties {
-        let k = next(e);
-        if k == Class::Five {
-            fives += 1;
+        let k = next(e).coarse();
+        if k > best {
+            best = k;
+            count = 1;
+        } else if k == best {
+            count += 1;
         }
-        best = best.max(k);
     }
-    match fives {
-        0 => {}
-        1 => return Class::B4,
-        _ => return Class::F4,
-    }
-    match best {
-        Class::F4 => Class::F3,
-        Class::B4 => Class::B3,
-        Class::F3 => Class::F2,
-        Class::B3 => Class::B2,
-        _ if open_through_centre(cells) => Class::One,
+    match (best, count) {
+        (Class::Five, 1) => Class::B4,
+        (Class::Five, _) => Class::F4,
+        (Class::F4, 1) => Class::F3,
+        (Class::F4, _) => Class::F3S,
+        (Class::B4, _) => Class::B3,
+        (Class::F3, 0..=2) => Class::F2,
+        (Class::F3, 3) => Class::F2A,
+        (Class::F3, _) => Class::F2B,
+        (Class::B3, _) => Class::B2,
+        (Class::F2, _) => Class::F1,
+        _ if open_through_centre(cells) => Class::B1,
         _ => Class::Dead,
     }
 }
@@ -289,22 +331,73 @@ mod tests {
         assert_eq!(black("XXXX _ ...."), Class::Five);
         assert_eq!(black(".XXX _ X..."), Class::Five);
         assert_eq!(black("..XX _ X..."), Class::F4);
-        assert_eq!(black("...X _ X..."), Class::F3);
-        assert_eq!(black("..XX _ ...."), Class::F3);
-        assert_eq!(black(".OXX _ ...."), Class::B3);
-        assert_eq!(black("...X _ ...."), Class::F2);
-        assert_eq!(black("...O _ X..."), Class::B2);
-        assert_eq!(black("...O _ ...."), Class::One);
         assert_eq!(black("OXXX _ ...."), Class::B4);
         assert_eq!(black(".XX. _ XO.."), Class::B4);
         assert_eq!(black(".XXX _ .O.."), Class::F4);
+        assert_eq!(black("...X _ X..."), Class::F3S);
+        assert_eq!(black("..XX _ ...."), Class::F3S);
+        assert_eq!(black("O.XX _ ...."), Class::F3);
+        assert_eq!(black("..X. _ X.O."), Class::F3);
+        assert_eq!(black(".OXX _ ...."), Class::B3);
+        assert_eq!(black("...X _ ...."), Class::F2B);
+        assert_eq!(black("..X. _ ...."), Class::F2A);
+        assert_eq!(black("O..X _ ...."), Class::F2A);
+        assert_eq!(black(".X.. _ ...."), Class::F2);
+        assert_eq!(black("...X _ .O.."), Class::F2);
+        assert_eq!(black("..OX _ ...."), Class::B2);
+        assert_eq!(black("...O _ X..."), Class::B2);
+        assert_eq!(black(".... _ ...."), Class::F1);
+        assert_eq!(black("...O _ ...."), Class::B1);
         assert_eq!(black("O... _ O..."), Class::Dead);
         assert_eq!(black("...O _ ...O"), Class::Dead);
         assert_eq!(black("#### _ ...O"), Class::Dead);
-        assert_eq!(black("##.. _ ...O"), Class::One);
+        assert_eq!(black("##.. _ ...O"), Class::F1);
+        assert_eq!(black("###. _ ...O"), Class::B1);
         // The white view of the same windows.
         assert_eq!(t.class(key("OOOO _ ...."), Color::White), Class::Five);
-        assert_eq!(t.class(key("OOOO _ ...."), Color::Black), Class::One);
+        assert_eq!(t.class(key("OOOO _ ...."), Color::Black), Class::B1);
+    }
+
+    /// Each class counts its extensions: the number of empty cells of the window where a second
+    /// stone reaches the next class up is what separates F3S from F3, F2B and F2A from F2, F1
+    /// from B1.
+    #[test]
+    fn the_splits_count_extensions() {
+        let rule = Rule::Freestyle;
+        let t = ClassTable::get(rule);
+        let memo = Memo::build(rule.reach(), false);
+        let mut seen = [false; CLASSES];
+        for key in 0..1u32 << (4 * rule.reach()) {
+            if !is_board_window(key, rule) {
+                continue;
+            }
+            let k = t.class(key, Color::Black);
+            seen[k as usize] = true;
+            // The extensions of the placed stone: put it on the centre as an own stone and look
+            // at every empty cell of the window.
+            let mut cells = window_cells(key, rule.reach(), Color::Black);
+            cells[rule.reach()] = Cell::Own;
+            let ext: Vec<Class> = (0..cells.len())
+                .filter(|&e| cells[e] == Cell::Empty)
+                .map(|e| {
+                    let mut c = cells.clone();
+                    c[e] = Cell::Own;
+                    memo.class(&c)
+                })
+                .collect();
+            let n = |pred: fn(Class) -> bool| ext.iter().filter(|&&x| pred(x)).count();
+            match k {
+                Class::F3S => assert!(n(|x| x == Class::F4) >= 2, "{key:#x}"),
+                Class::F3 => assert_eq!(n(|x| x == Class::F4), 1, "{key:#x}"),
+                Class::F2B => assert!(n(Class::is_three) >= 4, "{key:#x}"),
+                Class::F2A => assert_eq!(n(Class::is_three), 3, "{key:#x}"),
+                Class::F2 => assert!((1..=2).contains(&n(Class::is_three)), "{key:#x}"),
+                Class::F1 => assert!(n(|x| x.coarse() == Class::F2) >= 1, "{key:#x}"),
+                Class::B1 => assert_eq!(n(|x| x.coarse() >= Class::F2), 0, "{key:#x}"),
+                _ => {}
+            }
+        }
+        assert!(seen.iter().all(|&s| s), "every class occurs: {seen:?}");
     }
 
     #[test]
@@ -315,12 +408,12 @@ mod tests {
         // A stone there makes six: no five through the cell under standard (the definition calls
         // the cell open, not dead, since no opponent stone blocks it).
         let k = key("XXXXX _ .....");
-        assert!(s.class(k, Color::Black) <= Class::One);
+        assert!(s.class(k, Color::Black) <= Class::B1);
         assert_eq!(f.class(key("XXXX _ ...."), Color::Black), Class::Five);
         let k = key(".XXXX _ .....");
         assert_eq!(s.class(k, Color::Black), Class::Five);
         assert_eq!(f.class(key("XXXX _ X..."), Color::Black), Class::Five);
-        assert!(s.class(key(".XXXX _ X...."), Color::Black) <= Class::One);
+        assert!(s.class(key(".XXXX _ X...."), Color::Black) <= Class::B1);
     }
 
     /// The memoised table equals the plain recursion on a deterministic sample of board windows of
@@ -374,7 +467,7 @@ mod tests {
                         Pattern::OpenThree => Some(Class::F3),
                         Pattern::None => None,
                     };
-                    let got = fine.class(key, c);
+                    let got = fine.class(key, c).coarse();
                     match expect {
                         Some(k) => assert_eq!(got, k, "{rule} {key:#x} {c:?}"),
                         None => assert!(got <= Class::B3, "{rule} {key:#x} {c:?} {got:?}"),

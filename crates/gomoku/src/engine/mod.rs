@@ -7,6 +7,7 @@ pub mod cells;
 pub mod classes;
 pub mod params;
 pub mod players;
+pub mod policy;
 pub mod position;
 pub mod search;
 pub mod selfplay;

@@ -36,7 +36,7 @@ pub struct Position {
     geo: &'static Geometry,
     /// Per cell (`y * size + x`), per direction: white class | black class << 4 (0 when occupied).
     classes: Vec<[u8; 4]>,
-    cells: &'static [Cell; 6561],
+    cells: &'static [Cell; cells::ENTRIES],
     /// Per cell, per colour: the cell's [`cells::table`] index (0 when occupied).
     entries: Vec<[u16; 2]>,
     /// Per cell, per colour: the cell's move-ordering value (0 when occupied).
@@ -182,6 +182,16 @@ impl Position {
     #[must_use]
     pub fn value(&self, p: Point, c: Color) -> i32 {
         self.values[self.index(p)][c.index()]
+    }
+
+    /// The move-order score of the empty cell `p` for colour `c` ([`super::weights::ORDER_FILE`]):
+    /// what its own lines say plus what the opponent's say, in hundredths of a logit.
+    #[inline]
+    #[must_use]
+    pub fn order(&self, p: Point, c: Color) -> i32 {
+        let e = self.entries[self.index(p)];
+        i32::from(self.cells[usize::from(e[c.index()])].attack)
+            + i32::from(self.cells[usize::from(e[(!c).index()])].defend)
     }
 
     /// Whether some stone lies within two cells of `p`.
@@ -346,11 +356,11 @@ impl Position {
                 continue;
             }
             let (was, now) = (self.cells[usize::from(old)], self.cells[e]);
-            self.values[i][c.index()] = now.value;
-            self.totals[c.index()] += i64::from(now.value - was.value);
+            self.values[i][c.index()] = i32::from(now.value);
+            self.totals[c.index()] += i64::from(now.value) - i64::from(was.value);
             let w = &mut self.weights[c.index()];
-            w[0] += i64::from(now.to_move - was.to_move);
-            w[1] += i64::from(now.waiting - was.waiting);
+            w[0] += i64::from(now.to_move) - i64::from(was.to_move);
+            w[1] += i64::from(now.waiting) - i64::from(was.waiting);
             let changed = was.flags ^ now.flags;
             if changed == 0 {
                 continue;

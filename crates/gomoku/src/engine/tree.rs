@@ -823,8 +823,7 @@ impl Tree {
                 continue;
             }
             let i = self.cell(p);
-            let score = i64::from(pos.value(p, s)) * 6
-                + i64::from(pos.value(p, o)) * 5
+            let score = i64::from(pos.order(p, s)) * 3
                 + i64::from(self.history[i][s.index()].min(1 << 20) >> 4);
             scored.push((score, i, p));
         }

@@ -225,9 +225,9 @@ pub struct Design {
 }
 
 /// The parameters of [`Design::classes`] for one side (to move, waiting): one per class from
-/// `One` to `F4`, then the bonuses for two fours, a four and an open three, two open threes, and
+/// `B1` to `F4`, then the bonuses for two fours, a four and an open three, two open threes, and
 /// two lines of at least `F2` with no stronger pair.
-pub const CLASS_PARAMS: usize = 11;
+pub const CLASS_PARAMS: usize = 15;
 
 impl Design {
     /// Every weight its own parameter, except the `frozen` ones, which keep `start`. Returns the
@@ -272,19 +272,19 @@ impl Design {
             let side = (k / COMBINATIONS) * CLASS_PARAMS;
             let ks = combos[k % COMBINATIONS];
             for c in ks {
-                if (Class::One..=Class::F4).contains(&c) {
+                if (Class::B1..=Class::F4).contains(&c) {
                     terms[k].push((side + c as usize - 1, 1.0));
                 }
             }
             let (a, b) = (ks[0], ks[1]);
             let bonus = if a >= Class::B4 && b >= Class::B4 {
-                Some(7)
-            } else if a >= Class::B4 && b == Class::F3 {
-                Some(8)
-            } else if a == Class::F3 && b == Class::F3 {
-                Some(9)
+                Some(11)
+            } else if a >= Class::B4 && b.is_three() {
+                Some(12)
+            } else if a.is_three() && b.is_three() {
+                Some(13)
             } else if b >= Class::F2 && b < Class::F3 {
-                Some(10)
+                Some(14)
             } else {
                 None
             };
@@ -293,7 +293,8 @@ impl Design {
             }
         }
         let own: [f64; CLASS_PARAMS] = [
-            1.0, 4.0, 10.0, 12.0, 40.0, 45.0, 300.0, 250.0, 250.0, 250.0, 0.0,
+            1.0, 1.0, 4.0, 10.0, 10.0, 10.0, 12.0, 40.0, 40.0, 45.0, 300.0, 250.0, 250.0, 250.0,
+            0.0,
         ];
         let mut theta: Vec<f64> = own.to_vec();
         theta.extend(own.iter().map(|v| v * 0.9));

@@ -1,11 +1,13 @@
-//! The evaluation's weights: for each combination of a cell's four classes
-//! ([`super::cells::combinations`]), what the cell is worth to the side to move and to the side
-//! waiting. They are data, `crates/gomoku/data/eval-weights.txt`, written by `stonelab gomoku tune`
-//! (the file's header names the games they were fitted on); the file is compiled in.
+//! The evaluation's weights and the move order's scores: for each combination of a cell's four
+//! classes ([`super::cells::combinations`]), what the cell is worth to the side to move and to the
+//! side waiting, and how likely a move there is. They are data, `crates/gomoku/data/eval-weights.txt`
+//! (written by `stonelab gomoku tune`) and `crates/gomoku/data/order-weights.txt` (written by
+//! `stonelab gomoku tune-order`), each file's header naming the games they were fitted on; the files
+//! are compiled in.
 //!
-//! The format: `#` comments, then one line per combination, `A B C D to_move waiting`, the four
-//! class names strongest first (as [`Class`]'s `Debug` prints them). Every combination appears
-//! exactly once.
+//! The format: `#` comments, then one line per combination, `A B C D first second`, the four
+//! class names strongest first (as [`Class`]'s `Debug` prints them) and two integers in
+//! -32767..=32767. Every combination appears exactly once.
 
 use std::sync::OnceLock;
 
@@ -15,12 +17,37 @@ use super::classes::Class;
 /// The compiled-in weights file.
 pub const WEIGHTS_FILE: &str = include_str!("../../data/eval-weights.txt");
 
+/// The compiled-in move-order file, in the same format: per combination, the order score of a
+/// move there from the mover's own lines (`attack`) and from the opponent's (`defend`), in
+/// hundredths of a logit of the probability that a strong engine plays the cell (written by
+/// `stonelab gomoku tune-order`; the file's header names the games).
+pub const ORDER_FILE: &str = include_str!("../../data/order-weights.txt");
+
 /// The weights of combination `i` (to move, waiting).
 #[must_use]
-pub fn weight(i: usize) -> (i32, i32) {
+pub fn weight(i: usize) -> (i16, i16) {
     static WEIGHTS: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
-    WEIGHTS.get_or_init(|| parse(WEIGHTS_FILE).unwrap_or_else(|e| panic!("eval-weights.txt: {e}")))
-        [i]
+    narrow(
+        WEIGHTS.get_or_init(|| {
+            parse(WEIGHTS_FILE).unwrap_or_else(|e| panic!("eval-weights.txt: {e}"))
+        })[i],
+    )
+}
+
+/// The move-order scores of combination `i` (attack, defend).
+#[must_use]
+pub fn order(i: usize) -> (i16, i16) {
+    static ORDER: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+    narrow(
+        ORDER
+            .get_or_init(|| parse(ORDER_FILE).unwrap_or_else(|e| panic!("order-weights.txt: {e}")))
+            [i],
+    )
+}
+
+/// A pair that [`parse`] has checked to fit in 16 bits.
+fn narrow((a, b): (i32, i32)) -> (i16, i16) {
+    (a as i16, b as i16)
 }
 
 /// The class named `name` (`Five`, `F4`, ..., `Dead`).
@@ -49,8 +76,15 @@ pub fn parse(text: &str) -> Result<Vec<(i32, i32)>, String> {
         for (k, w) in ks.iter_mut().zip(&words[..4]) {
             *k = class_named(w).ok_or_else(bad)?;
         }
-        let to_move: i32 = words[4].parse().map_err(|_| bad())?;
-        let waiting: i32 = words[5].parse().map_err(|_| bad())?;
+        let number = |w: &str| match w.parse::<i16>() {
+            Ok(v) if v != i16::MIN => Ok(i32::from(v)),
+            _ => Err(format!(
+                "line {}: `{w}` is not an integer in -32767..=32767",
+                n + 1
+            )),
+        };
+        let to_move = number(words[4])?;
+        let waiting = number(words[5])?;
         let i = combination_index(ks);
         if out[i].replace((to_move, waiting)).is_some() {
             return Err(format!("line {}: combination given twice", n + 1));
@@ -88,6 +122,8 @@ mod tests {
         assert_eq!(parse(&format(&["x".into()], &w)).expect("valid"), w);
         // A cell where nothing is possible is worth nothing.
         assert_eq!(w[combination_index([Class::Dead; 4])], (0, 0));
+        // The move-order file has the same format.
+        assert_eq!(parse(ORDER_FILE).expect("valid").len(), COMBINATIONS);
     }
 
     #[test]
@@ -99,5 +135,13 @@ mod tests {
         assert!(parse(&format!("{good}Five Five Five Five 1 2\n")).is_err());
         let missing: String = good.lines().skip(1).map(|l| format!("{l}\n")).collect();
         assert!(parse(&missing).is_err());
+        // Weights live in 16 bits.
+        let first = good.lines().next().expect("a line");
+        let rest: String = good.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        let names: Vec<&str> = first.split_whitespace().take(4).collect();
+        let big = format!("{} 40000 0\n{rest}", names.join(" "));
+        assert!(parse(&big).unwrap_err().contains("40000"));
+        let fits = format!("{} 32767 -32767\n{rest}", names.join(" "));
+        assert!(parse(&fits).is_ok());
     }
 }
