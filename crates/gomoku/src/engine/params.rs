@@ -4,8 +4,15 @@
 
 /// The fewest nodes a threat search gets under a node budget.
 pub const TSS_FLOOR: u64 = 20_000;
-/// Alpha-beta's best moves checked for an opponent threat sequence afterwards.
-pub const SAFETY_CHECKS: usize = 5;
+/// Alpha-beta's best moves checked for an opponent threat sequence afterwards. None since v2.6:
+/// the checks and the threat searches below cost most of a turn in tactical positions and the
+/// tree, three plies deeper without them, finds more (BENCHMARKS.md, issue 17).
+pub const SAFETY_CHECKS: usize = 0;
+/// Whether the root searches for its own VCT (after its own VCF, which it always looks for).
+pub const ROOT_OWN_VCT: bool = false;
+/// Whether the root searches for the opponent's VCF and VCT as if it were to move, and keeps only
+/// the moves after which the opponent has none (the defences).
+pub const ROOT_OPPONENT_THREAT: bool = false;
 
 /// The budget shares are in hundredths of the move's budget.
 pub const PERCENT: u32 = 100;
@@ -22,7 +29,7 @@ pub const DEFENCE_FLOOR: u64 = 5 * TSS_FLOOR;
 /// Nodes of each try in the defences' first round (later rounds grow it).
 pub const DEFENCE_FIRST_TRY: u64 = TSS_FLOOR / 16;
 /// Share of the time left that alpha-beta gets; the rest is the reserve for the safety checks.
-pub const ALPHABETA_TIME_SHARE: u32 = 85;
+pub const ALPHABETA_TIME_SHARE: u32 = if SAFETY_CHECKS == 0 { 100 } else { 85 };
 /// The safety checks get the time left divided by this.
 pub const SAFETY_CHECK_TIME_DIVISOR: u32 = 5;
 
@@ -34,7 +41,7 @@ pub const FAST_TURN_MS: u64 = 100;
 /// Gomocup clock: the turn time before the manager sends any, in milliseconds.
 pub const DEFAULT_TURN_MS: u64 = 5000;
 /// Gomocup clock: the fraction of a turn the engine plans to use (numerator, denominator).
-pub const TURN_USE: (u64, u64) = (88, 100);
+pub const TURN_USE: (u64, u64) = (95, 100);
 /// Gomocup clock: the moves still to play are guessed as the empty cells divided by this ...
 pub const EMPTIES_PER_MOVE: u64 = 4;
 /// ... and at least this many.

@@ -1,11 +1,13 @@
-//! Move choice: threat-space search first, alpha-beta after.
+//! Move choice: a few sure things first, alpha-beta after.
 //!
 //! At the root, in order: a five; a block of the opponent's five; a straight four; the engine's own
-//! VCF, then VCT ([`crate::search::solve`]); then, when the opponent would have a VCF or VCT if it were
-//! to move, only the moves after which the solver finds no such win (the defender's view). What is
-//! left goes to iterative-deepening principal-variation alpha-beta with a Zobrist transposition
-//! table. Inside the tree, fives, forced blocks and straight fours are scored as wins and losses at
-//! once, and a side facing an open three only tries counter-fours and the squares that stop it.
+//! VCF ([`crate::search::solve`]). Two more threat-space steps are there and off since v2.6
+//! ([`ROOT_OWN_VCT`], [`ROOT_OPPONENT_THREAT`]): the engine's own VCT, and, when the opponent would
+//! have a VCF or VCT if it were to move, only the moves after which the solver finds no such win
+//! (the defender's view). What is left goes to iterative-deepening principal-variation alpha-beta
+//! with a Zobrist transposition table. Inside the tree, fives, forced blocks and straight fours are
+//! scored as wins and losses at once, a side facing an open three only tries counter-fours and the
+//! squares that stop it, and the leaves play out their fours (the quiescence).
 //!
 //! With a node budget and no time limit everything is deterministic: the same position and budget
 //! give the same move and node count.
@@ -16,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use super::params::{
     ALPHABETA_TIME_SHARE, DEFENCE_FIRST_TRY, DEFENCE_FLOOR, DEFENCE_SHARE, OPPONENT_THREAT_SHARE,
-    OWN_VCF_SHARE, OWN_VCT_SHARE, PERCENT, SAFETY_CHECKS, SAFETY_CHECK_TIME_DIVISOR, TSS_FLOOR,
+    OWN_VCF_SHARE, OWN_VCT_SHARE, PERCENT, ROOT_OPPONENT_THREAT, ROOT_OWN_VCT, SAFETY_CHECKS,
+    SAFETY_CHECK_TIME_DIVISOR, TSS_FLOOR,
 };
 use super::tree::Tree;
 use crate::engine::position::Position;
@@ -201,7 +204,11 @@ impl Engine {
                 ..decide(line[0], reason, tss_nodes)
             };
         }
-        let threat = self.opponent_threat(me, budget, &mut tss_nodes);
+        let threat = if ROOT_OPPONENT_THREAT {
+            self.opponent_threat(me, budget, &mut tss_nodes)
+        } else {
+            None
+        };
         let mut reason = Reason::Search;
         let mut roots = self.root_moves(me);
         if let Some(proof) = threat {
@@ -387,6 +394,9 @@ impl Engine {
             (Mode::Vcf, OWN_VCF_SHARE, Reason::Vcf),
             (Mode::Vct, OWN_VCT_SHARE, Reason::Vct),
         ] {
+            if mode == Mode::Vct && !ROOT_OWN_VCT {
+                continue;
+            }
             let limits = budget.share(share, PERCENT, TSS_FLOOR).tss_limits(mode);
             let out = search::solve(self.pos.board(), me, mode, &limits);
             *nodes += out.nodes;

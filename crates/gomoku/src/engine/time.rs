@@ -85,7 +85,7 @@ mod tests {
             timeout_turn: 1000,
             ..Clock::default()
         };
-        assert_eq!(second.move_ms(200), 850);
+        assert_eq!(second.move_ms(200), 920);
         let fast = Clock {
             timeout_turn: 0,
             ..Clock::default()

@@ -27,9 +27,9 @@ const MAX_PLY: i32 = 160;
 /// Fours the quiescence plays in a row at most.
 pub const QUIESCENCE_FOURS: i32 = 12;
 /// Whether depth-0 leaves go into the quiescence of fours (else they take the evaluation; razoring
-/// uses the quiescence either way). Off: with it on, the engine won 37 of 40 games against PyPI
-/// `gomoku` 0.1.0 at 150,000 nodes a move (the CI test asks for 38), with it off 40 of 40.
-pub const LEAF_QUIESCENCE: bool = false;
+/// uses the quiescence either way). On since v2.6, which plays no threat-space search at the root
+/// but its own VCF: the tree's leaves see the fours beyond the horizon instead.
+pub const LEAF_QUIESCENCE: bool = true;
 /// Whether a move that makes a four costs no depth (its block is forced and free too). Off: on,
 /// it scored 43-3-54 (-38 Elo [-108, +28]) against off over 100 games at 300 ms a move.
 pub const FOUR_EXTENSION: bool = false;
@@ -389,7 +389,18 @@ impl Tree {
                 let score = if k == 0 {
                     -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true)
                 } else {
-                    let mut s = -self.search(pos, depth - 1, -alpha - 1, -alpha, 1, !me, false);
+                    // Late root moves are reduced like inner ones, and searched again at full
+                    // depth when they beat the best so far.
+                    let important = pos.value(p, me) >= IMPORTANT || pos.value(p, !me) >= IMPORTANT;
+                    let r = if depth >= 3 && k >= 2 && !important {
+                        reduction(depth, k, false).min(depth - 2)
+                    } else {
+                        0
+                    };
+                    let mut s = -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, 1, !me, false);
+                    if r > 0 && s > alpha && !self.stopped {
+                        s = -self.search(pos, depth - 1, -alpha - 1, -alpha, 1, !me, false);
+                    }
                     if s > alpha && !self.stopped {
                         s = -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true);
                     }
