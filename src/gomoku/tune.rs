@@ -298,39 +298,66 @@ struct TuneReport {
     out: Option<String>,
 }
 
+/// Every how many games one is held out, for `percent` held out (0: none).
+pub(super) fn holdout_every(percent: u32) -> usize {
+    if percent == 0 {
+        usize::MAX
+    } else {
+        (100 / percent.min(100)) as usize
+    }
+}
+
+/// A record's text, or an error naming the file.
+pub(super) fn read_text(path: &Path) -> anyhow::Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read '{}'", path.display()))
+}
+
+/// The header of a record or labels file read by the tuners (its first line, `first`): the JSON
+/// object, the board size and the rule, checked against the files before (`board`, set by the
+/// first) and against the `rules` the tuner takes.
+pub(super) fn record_header(
+    path: &Path,
+    first: Option<&str>,
+    board: &mut Option<(usize, Rule)>,
+    rules: &[Rule],
+) -> anyhow::Result<(Value, usize, Rule)> {
+    let head: Value = first
+        .and_then(|l| serde_json::from_str(l).ok())
+        .with_context(|| format!("'{}' line 1: not a record header", path.display()))?;
+    let size = head["size"].as_u64().unwrap_or(0) as usize;
+    let rule = match head["rule"].as_str().map(str::parse::<Rule>) {
+        Some(Ok(rule)) if rules.contains(&rule) => rule,
+        _ => {
+            let names: Vec<String> = rules.iter().map(ToString::to_string).collect();
+            bail!(
+                "'{}' line 1: no rule {}",
+                path.display(),
+                names.join(" or ")
+            )
+        }
+    };
+    if !(5..=20).contains(&size) {
+        bail!("'{}' line 1: no board size in 5..=20", path.display());
+    }
+    if board.is_some_and(|b| b != (size, rule)) {
+        bail!(
+            "'{}': another board or rule than the first record",
+            path.display()
+        );
+    }
+    *board = Some((size, rule));
+    Ok((head, size, rule))
+}
+
 pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     let (mut train, mut held) = (Samples::new(), Samples::new());
     let mut games = 0;
     let mut board: Option<(usize, Rule)> = None;
-    let every = if args.holdout == 0 {
-        usize::MAX
-    } else {
-        (100 / args.holdout.min(100)) as usize
-    };
+    let every = holdout_every(args.holdout);
     for path in &args.records {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read '{}'", path.display()))?;
+        let text = read_text(path)?;
         let mut lines = text.lines();
-        let head: Value = lines
-            .next()
-            .and_then(|l| serde_json::from_str(l).ok())
-            .with_context(|| format!("'{}' line 1: not a record header", path.display()))?;
-        let size = head["size"].as_u64().unwrap_or(0) as usize;
-        let rule = match head["rule"].as_str() {
-            Some("freestyle") => Rule::Freestyle,
-            Some("standard") => Rule::Standard,
-            _ => bail!("'{}' line 1: no rule freestyle or standard", path.display()),
-        };
-        if !(5..=20).contains(&size) {
-            bail!("'{}' line 1: no board size in 5..=20", path.display());
-        }
-        if board.is_some_and(|b| b != (size, rule)) {
-            bail!(
-                "'{}': another board or rule than the first record",
-                path.display()
-            );
-        }
-        board = Some((size, rule));
+        let (head, size, rule) = record_header(path, lines.next(), &mut board, &Rule::ALL[..2])?;
         if head["record"].as_str() == Some(LABELS_RECORD) {
             for (i, line) in lines.enumerate() {
                 let l: LabelLine = serde_json::from_str(line).with_context(|| {

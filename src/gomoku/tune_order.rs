@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use stonelab_gomoku::engine::cells::{combinations, COMBINATIONS};
 use stonelab_gomoku::engine::policy::{self, Fit, MoveSamples, SCORES};
 use stonelab_gomoku::engine::{weights, Class};
@@ -87,29 +86,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (mut train, mut held) = (MoveSamples::new(), MoveSamples::new());
     let mut games = 0;
     let mut board: Option<(usize, Rule)> = None;
-    let every = if args.holdout == 0 {
-        usize::MAX
-    } else {
-        (100 / args.holdout.min(100)) as usize
-    };
+    let every = super::tune::holdout_every(args.holdout);
     for path in &args.records {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read '{}'", path.display()))?;
+        let text = super::tune::read_text(path)?;
         let mut lines = text.lines();
-        let head: Value = lines
-            .next()
-            .and_then(|l| serde_json::from_str(l).ok())
-            .with_context(|| format!("'{}' line 1: not a record header", path.display()))?;
-        let size = head["size"].as_u64().unwrap_or(0) as usize;
-        let rule = match head["rule"].as_str() {
-            Some("freestyle") => Rule::Freestyle,
-            Some("standard") => Rule::Standard,
-            Some("renju") => Rule::Renju,
-            _ => bail!("'{}' line 1: no rule", path.display()),
-        };
-        if !(5..=20).contains(&size) {
-            bail!("'{}' line 1: no board size in 5..=20", path.display());
-        }
+        let (head, size, rule) =
+            super::tune::record_header(path, lines.next(), &mut board, &Rule::ALL)?;
         if head["record"].as_str() == Some("stonelab gomoku labels") {
             bail!(
                 "'{}': labelled positions, not games: no moves to learn",
