@@ -258,6 +258,29 @@ fn database_moves_keep_the_value() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// 2x2 after B A2, W B1, B B2: White's pass gives Black an end in [+1,+4], capturing with A1 keeps
+/// [-4,+4] (`go query`). By its bound (+4) White may pass; under the tie rule (an endless game
+/// scores 0) the pass is worth +1 and the capture 0, so White captures.
+#[test]
+fn the_tie_rule_changes_the_database_move() {
+    let dir = std::env::temp_dir().join(format!("stonelab-gtp-tie-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("2x2.db");
+    let out = stonelab()
+        .args(["go", "solve", "2x2", "--out"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    common::assert_success(&out);
+    let db = db.to_str().unwrap();
+    let input = "boardsize 2\nkomi 0\nplay B A2\nplay W B1\nplay B B2\ngenmove w\n";
+    let interval = one(&["--db", db, "--threads", "1"], input);
+    assert_eq!(interval[5], "= pass");
+    let tie = one(&["--db", db, "--threads", "1", "--cycles", "tie"], input);
+    assert_eq!(tie[5], "= A1");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `play` commands that set up a diagram (`X` black, `O` white, `.` empty, top row first) on an
 /// empty board of its size.
 fn setup(diagram: &str) -> String {

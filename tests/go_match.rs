@@ -447,4 +447,44 @@ fn perfect_play_on_4x4_against_our_engine() {
     let game = &r["games"][0];
     assert_eq!(game["end"], "two_passes", "{game}");
     assert_eq!(game["area_score"].as_f64(), Some(lo), "{game}");
+    // Under the tie rule (tests/data/go/tie.csv: 4x4 is +1, Black's lo) White keeps the tie value
+    // rather than her bound +16, and Black still forces his +1: the game ends at +1 exactly.
+    let tie = format!("{ours} --cycles tie");
+    for black in [&ours, &tie] {
+        let r = run_match(&[
+            "--black", black, "--white", &tie, "--size", "4", "--komi", "0", "--games", "1",
+        ]);
+        check_black_keeps_lo(&r, lo);
+        let game = &r["games"][0];
+        assert_eq!(game["end"], "two_passes", "{game}");
+        assert_eq!(game["area_score"].as_f64(), Some(lo), "{game}");
+    }
+}
+
+/// 2x2 under the tie rule is worth 0 (tests/data/go/tie.csv) though neither side can force an end
+/// better than its bound (-4 for Black, +4 for White): with `--cycles tie` both keep the tie value,
+/// and the game between two such engines ends by two passes at 0.
+#[test]
+fn the_tie_rule_keeps_2x2_at_zero() {
+    let db = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("go-match-2x2-{}.db", std::process::id()));
+    let out = Command::new(exe())
+        .args(["go", "solve", "2x2", "--out"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    common::assert_success(&out);
+    let tie = format!(
+        "{} go gtp --threads 1 --cycles tie --db {}",
+        exe(),
+        db.display()
+    );
+    let r = run_match(&[
+        "--black", &tie, "--white", &tie, "--size", "2", "--komi", "0", "--games", "2",
+    ]);
+    for game in r["games"].as_array().unwrap() {
+        assert_eq!(game["end"], "two_passes", "{game}");
+        assert_eq!(game["area_score"].as_f64(), Some(0.0), "{game}");
+    }
+    let _ = std::fs::remove_file(&db);
 }

@@ -117,6 +117,94 @@ fn check_solved(pick: impl Fn(usize) -> bool) {
     }
 }
 
+/// tests/data/go/tie.csv: (board, value when an endless game scores 0, slow).
+fn tie_table() -> Vec<(String, i64, bool)> {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/go/tie.csv"),
+    )
+    .unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("board,"))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_string(), f[1].parse().unwrap(), f[2] == "1")
+        })
+        .collect()
+}
+
+fn check_tie(slow: bool) {
+    let rows: Vec<_> = tie_table().into_iter().filter(|r| r.2 == slow).collect();
+    assert!(!rows.is_empty());
+    for (board, want, _) in rows {
+        let v = json(&run(&[
+            "go",
+            "solve",
+            &board,
+            "--workers",
+            "2",
+            "--cycles",
+            "tie",
+            "--format",
+            "json",
+        ]));
+        assert_eq!(v["exact"], true, "{board}");
+        assert_eq!(v["value"]["lo"].as_i64(), Some(want), "{board}");
+        assert_eq!(v["value"]["hi"].as_i64(), Some(want), "{board}");
+        assert_eq!(
+            v["rules"]["cycles"],
+            "tie: an endless game scores 0 before komi"
+        );
+        // The interval stays the default, and it holds the tie value.
+        let i = json(&run(&["go", "solve", &board, "--format", "json"]));
+        let (lo, hi) = (i["value"]["lo"].as_i64(), i["value"]["hi"].as_i64());
+        assert!(
+            lo.is_none_or(|lo| lo <= want) && hi.is_none_or(|hi| want <= hi),
+            "{board}"
+        );
+    }
+}
+
+#[test]
+fn tie_values_match_the_published_ones() {
+    check_tie(false);
+}
+
+#[test]
+#[ignore = "solves 4x4 (about a minute)"]
+fn slow_tie_value_of_4x4_matches_the_published_one() {
+    check_tie(true);
+}
+
+#[test]
+fn query_answers_under_the_tie_rule() {
+    let db = temp("tie-2x3.db");
+    solve_to("2x3", &db);
+    let q = |extra: &[&str]| {
+        let mut a = vec!["go", "query", db.to_str().unwrap(), "--format", "json"];
+        a.extend_from_slice(extra);
+        json(&run(&a))
+    };
+    let interval = q(&[]);
+    assert_eq!(interval["exact"], false);
+    let tie = q(&["--cycles", "tie"]);
+    assert_eq!(tie["exact"], true);
+    assert_eq!(tie["value"]["lo"].as_i64(), Some(0));
+    // Every move's value is exact too, and the best moves keep the value.
+    for m in tie["moves"].as_array().unwrap() {
+        assert_eq!(m["lo"], m["hi"], "{m}");
+    }
+    for b in tie["best"].as_array().unwrap() {
+        let m = tie["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == *b)
+            .unwrap();
+        assert_eq!(m["lo"].as_i64(), Some(0), "{b}");
+    }
+    let _ = std::fs::remove_file(&db);
+}
+
 #[test]
 fn published_values_agree_where_the_rules_agree() {
     // REFERENCE.md: 3x3 = +9 (van der Werf), area scoring, komi 0. Exact under our rules too.

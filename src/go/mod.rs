@@ -71,3 +71,22 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Match(args) => matches::run(args),
     }
 }
+
+/// What an endless game is worth, as the `--cycles` option names it.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CyclesArg {
+    /// No convention: values are intervals [lo,hi] where cycles let a side avoid the end
+    #[default]
+    Interval,
+    /// An endless game scores 0 before komi (van der Werf's basic-ko convention): exact values
+    Tie,
+}
+
+impl From<CyclesArg> for stonelab_retro::Cycles {
+    fn from(c: CyclesArg) -> stonelab_retro::Cycles {
+        match c {
+            CyclesArg::Interval => stonelab_retro::Cycles::Interval,
+            CyclesArg::Tie => stonelab_retro::Cycles::Tie,
+        }
+    }
+}

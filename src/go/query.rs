@@ -24,6 +24,9 @@ pub struct Args {
     /// Read the positions from this state table instead of enumerating them again
     #[arg(long)]
     pub states: Option<PathBuf>,
+    /// What an endless game is worth in the value and best moves (`tie`: 0 before komi)
+    #[arg(long, value_enum, default_value_t = super::CyclesArg::Interval)]
+    pub cycles: super::CyclesArg,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -74,7 +77,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             game.num_states()
         );
     }
-    let value = |s: u64| db.get(s).expect("state below len");
+    let cycles = stonelab_retro::Cycles::from(args.cycles);
+    let value = |s: u64| db.get(s).expect("state below len").under(cycles);
 
     let mut board = Board::new(g, Rules::STANDARD);
     let mut passes = 0;
@@ -108,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.format {
         Format::Json => crate::common::print_json(&serde_json::json!({
             "board": board_text,
-            "rules": gogame::rules_json(args.komi),
+            "rules": gogame::rules_json_under(args.komi, cycles),
             "to_move": board.to_move().to_string(),
             "game_over": passes >= 2,
             "value": {
@@ -125,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }))?,
         Format::Text => {
             print!("{board}");
-            println!("rules {}, komi {}", gogame::RULES_TEXT, args.komi);
+            println!("rules {}, komi {}", gogame::rules_text(cycles), args.komi);
             println!("to_move {}", board.to_move());
             if passes >= 2 {
                 println!("game over");

@@ -33,6 +33,10 @@ pub struct Args {
     /// Komi, subtracted from Black's area score (the database is komi-independent)
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub komi: f64,
+    /// What an endless game is worth in the reported value, best moves and line (the database
+    /// stores the intervals either way)
+    #[arg(long, value_enum, default_value_t = super::CyclesArg::Interval)]
+    pub cycles: super::CyclesArg,
     /// Write the results database here (temporary name, then rename)
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -338,7 +342,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let lookup = |s: u64| values[s as usize];
     let root = values[game.start() as usize];
-    let (best, pv) = best_and_pv(&game, &lookup)?;
+    let cycles = stonelab_retro::Cycles::from(args.cycles);
+    let root = root.under(cycles);
+    let (best, pv) = best_and_pv(&game, &|s| lookup(s).under(cycles))?;
     let seconds = started.elapsed().as_secs_f64();
     let solved = Solved {
         game: &game,
@@ -546,7 +552,9 @@ fn run_counting(args: &Args, rows: usize, cols: usize, workers: Workers) -> anyh
         verify(&game, &values)?;
     }
     let root = lookup(game.start());
-    let (best, pv) = best_and_pv(&game, &lookup)?;
+    let cycles = stonelab_retro::Cycles::from(args.cycles);
+    let root = root.under(cycles);
+    let (best, pv) = best_and_pv(&game, &|s| lookup(s).under(cycles))?;
     let seconds = started.elapsed().as_secs_f64();
     let solved = Solved {
         game: &game,
@@ -807,7 +815,7 @@ fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::R
         Format::Json => crate::common::print_json(&{
             let mut j = serde_json::json!({
             "board": board,
-            "rules": gogame::rules_json(args.komi),
+            "rules": gogame::rules_json_under(args.komi, args.cycles.into()),
             "positions": game.positions(),
             "states": game.num_states(),
             "edges": edges,
@@ -833,7 +841,11 @@ fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::R
         })?,
         Format::Text => {
             println!("board {board}");
-            println!("rules {}, komi {}", gogame::RULES_TEXT, args.komi);
+            println!(
+                "rules {}, komi {}",
+                gogame::rules_text(args.cycles.into()),
+                args.komi
+            );
             println!("positions {}", game.positions());
             println!("states {}", game.num_states());
             println!("edges {edges}");

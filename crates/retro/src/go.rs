@@ -337,6 +337,29 @@ impl GameGraph for GoGame {
 pub const RULES_TEXT: &str = "area scoring, suicide illegal, simple ko (a pass clears the ban), \
                               two consecutive passes end the game, Black moves first, cycles reported as intervals";
 
+/// The rules as text under a cycle convention: [`RULES_TEXT`] for intervals, else with the
+/// convention named in place of the intervals.
+#[must_use]
+pub fn rules_text(cycles: crate::Cycles) -> String {
+    match cycles {
+        crate::Cycles::Interval => RULES_TEXT.to_string(),
+        crate::Cycles::Tie => RULES_TEXT.replace(
+            "cycles reported as intervals",
+            "an endless game scores 0 before komi (cycles tie)",
+        ),
+    }
+}
+
+/// The rules as JSON fields under a cycle convention (komi added by the caller).
+#[must_use]
+pub fn rules_json_under(komi: f64, cycles: crate::Cycles) -> serde_json::Value {
+    let mut j = rules_json(komi);
+    if cycles == crate::Cycles::Tie {
+        j["cycles"] = serde_json::json!("tie: an endless game scores 0 before komi");
+    }
+    j
+}
+
 /// The rules as JSON fields (komi added by the caller).
 #[must_use]
 pub fn rules_json(komi: f64) -> serde_json::Value {

@@ -27,7 +27,8 @@ pub mod graph;
 pub mod space;
 pub mod strategy;
 pub mod sweep;
+pub mod tie;
 pub mod value;
 
 pub use graph::{Edge, GameGraph, Side};
-pub use value::{Bounds, NO_HI, NO_LO};
+pub use value::{Bounds, Cycles, NO_HI, NO_LO};

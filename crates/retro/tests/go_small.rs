@@ -40,3 +40,28 @@ fn dataflow_equals_sweeps_on_small_boards() {
         );
     }
 }
+
+/// An endless game scoring 0: the values from the bounds equal the threshold attractors on every
+/// state, and the empty boards are worth what van der Werf publishes for basic ko (2x2 0, 2x3 0,
+/// 3x3 +9; tests/data/go/solved.csv in the main crate names the sources).
+#[test]
+fn tie_values_on_small_boards() {
+    for (r, c, want) in [
+        (1, 3, None),
+        (2, 2, Some(0)),
+        (2, 3, Some(0)),
+        (3, 2, Some(0)),
+        (1, 5, None),
+        (3, 3, Some(9)),
+    ] {
+        let g = game(r, c);
+        let (bounds, _) = sweep::solve(&g);
+        let direct = stonelab_retro::tie::solve(&g);
+        for (s, (b, d)) in bounds.iter().zip(&direct).enumerate() {
+            assert_eq!(b.tie_value(), *d, "{r}x{c} state {s} bounds {b}");
+        }
+        if let Some(v) = want {
+            assert_eq!(direct[g.start() as usize], v, "{r}x{c}");
+        }
+    }
+}

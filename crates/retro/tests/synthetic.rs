@@ -138,3 +138,24 @@ fn resume_from_checkpoints_gives_the_same_values() {
     assert_eq!(third.resumed_round, None);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn tie_values_of_the_bounds_equal_threshold_attractors_on_random_graphs() {
+    let (mut nonzero, mut inexact) = (0, 0);
+    for seed in 0..60u64 {
+        let n = 1 + (seed as usize * 53) % 400;
+        let game = Random::new(n, 1000 + seed, 5 + seed % 40);
+        let (bounds, _) = sweep::solve(&game);
+        let want = stonelab_retro::tie::solve(&game);
+        for (s, (b, w)) in bounds.iter().zip(&want).enumerate() {
+            assert_eq!(b.tie_value(), *w, "seed {seed}, state {s}, bounds {b}");
+            nonzero += usize::from(*w != 0);
+            inexact += usize::from(!b.is_exact());
+        }
+    }
+    // Both cases must be exercised: cycles decided by the convention, and forced ends.
+    assert!(
+        nonzero > 0 && inexact > 0,
+        "{nonzero} nonzero, {inexact} inexact"
+    );
+}

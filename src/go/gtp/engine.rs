@@ -12,7 +12,9 @@
 //!    once the position repeats) and plays to a successor of least rank, which ends the game
 //!    within that many plies. When no forced end is found within the limit (early in the game),
 //!    a value-keeping move: a pass if one keeps the value, else the first in point order; cycles
-//!    need captures, which come later, and a repeated position raises the limit.
+//!    need captures, which come later, and a repeated position raises the limit. Under
+//!    `--cycles tie` (an endless game scores 0) a side whose bound is not the tie value keeps the
+//!    tie value instead, a pass first: for it an endless game is as good as any end it can force.
 //! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
 //!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. With a time limit it stops
 //!    early once the most visited move cannot be overtaken. It passes only when both the area
@@ -84,6 +86,8 @@ pub struct Engine {
     clock: Clock,
     limits: SearchLimits,
     solved: Vec<Solved>,
+    /// What an endless game is worth when playing from a database.
+    cycles: stonelab_retro::Cycles,
 }
 
 impl Engine {
@@ -96,7 +100,15 @@ impl Engine {
             clock: Clock::default(),
             limits,
             solved: Vec::new(),
+            cycles: stonelab_retro::Cycles::Interval,
         }
+    }
+
+    /// Plays from databases by the rule `cycles`: under [`stonelab_retro::Cycles::Tie`] a side
+    /// whose own bound is not the tie value (Black with `lo <= 0`, White with `hi >= 0`) keeps the
+    /// tie value instead (an endless game is as good to it as any end it could force).
+    pub fn set_cycles(&mut self, cycles: stonelab_retro::Cycles) {
+        self.cycles = cycles;
     }
 
     /// Loads a database written by `stonelab go solve --out` and checks it (rules, values: as
@@ -264,6 +276,26 @@ impl Engine {
         let root = solved.game.state_of(board, pass).ok()?;
         let here = solved.db.get(root)?;
         let value = |s: u64| solved.db.get(s).expect("state below len");
+        let own_bound = match board.to_move() {
+            Color::Black => here.lo,
+            Color::White => here.hi,
+        };
+        if self.cycles == stonelab_retro::Cycles::Tie && own_bound != here.tie_value() {
+            // Under the tie rule this side only has to keep the value (a safety game: no
+            // progress needed), a pass first.
+            let tie = |s: u64| value(s).under(self.cycles);
+            let moves = crate::go::solve::move_bounds(&solved.game, board, pass, tie).ok()?;
+            let best = best_moves(board.to_move(), here.under(self.cycles), &moves);
+            eprintln!(
+                "stonelab: database {here}, tie value {}: keeping it",
+                here.tie_value()
+            );
+            return best
+                .iter()
+                .find(|&&m| m == Move::Pass)
+                .or(best.first())
+                .copied();
+        }
         let edges = solved.game.moves(board, pass).ok()?;
         let start = Instant::now();
         let limit = if repeats(board) {

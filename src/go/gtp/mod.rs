@@ -36,6 +36,10 @@ pub struct Args {
     /// Solved results database(s) from `stonelab go solve --out`; used on boards of their size
     #[arg(long = "db", value_name = "FILE")]
     pub db: Vec<PathBuf>,
+    /// With --db: what an endless game is worth (`tie`: 0 before komi, so a side that cannot force
+    /// a better end keeps the tie value instead)
+    #[arg(long, value_enum, default_value_t = crate::go::CyclesArg::Interval)]
+    pub cycles: crate::go::CyclesArg,
     /// Search threads
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -57,6 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         playouts: args.playouts,
         move_ms: args.move_ms,
     });
+    engine.set_cycles(args.cycles.into());
     for path in &args.db {
         engine
             .load_database(path)
