@@ -5,7 +5,9 @@
 //! two-way bucketed transposition table with generations.
 //!
 //! The quiescence of fours: the side to move tries its fours (each forces the block) up to
-//! [`QUIESCENCE_FOURS`] deep, so a VCF at the horizon is seen as the win it is. Razoring drops
+//! [`QUIESCENCE_FOURS`] deep, so a VCF at the horizon is seen as the win it is. Only the fours that
+//! follow the mover's last stone (on its lines), and after the first [`QUIESCENCE_PLAIN_FOURS`]
+//! only fours that make more besides: the attack a line started, not every four on the board. Razoring drops
 //! into it; depth-0 leaves do only when [`LEAF_QUIESCENCE`] is on (off: measured weaker against a
 //! threat-space attacker).
 
@@ -26,6 +28,16 @@ pub const MAX_DEPTH: i32 = 64;
 const MAX_PLY: i32 = 160;
 /// Fours the quiescence plays in a row at most.
 pub const QUIESCENCE_FOURS: i32 = 12;
+/// Whether the quiescence plays only the fours on a line through the mover's last stone (within
+/// four cells): it follows the attack that stone started instead of every four on the board.
+/// On since v2.7 (BENCHMARKS.md, issue 17).
+pub const QUIESCENCE_NEAR_LAST: bool = true;
+/// The quiescence's plain fours: after this many fours in a row, the mover plays only fours whose
+/// cell makes more besides ([`QUIESCENCE_COMBINATION`]). Since v2.7.
+pub const QUIESCENCE_PLAIN_FOURS: i32 = 2;
+/// The cell value ([`crate::engine::cells::CLASS_VALUE`] summed) of a four that makes a two or a
+/// three on another line at once: a four alone is 45, with a two 55.
+pub const QUIESCENCE_COMBINATION: i32 = 55;
 /// Whether depth-0 leaves go into the quiescence of fours (else they take the evaluation; razoring
 /// uses the quiescence either way). On since v2.6, which plays no threat-space search at the root
 /// but its own VCF: the tree's leaves see the fours beyond the horizon instead.
@@ -197,6 +209,9 @@ pub struct Tree {
     /// Set from outside (a front end's `YXSTOP`): every thread stops as at its deadline.
     abort: Arc<AtomicBool>,
     pub stopped: bool,
+    /// Whether the quiescence is selective ([`QUIESCENCE_NEAR_LAST`],
+    /// [`QUIESCENCE_PLAIN_FOURS`]); off, it tries every four (tests compare the two).
+    selective: bool,
 }
 
 /// What one iteration of the root search found.
@@ -227,6 +242,7 @@ impl Tree {
             stop: Arc::new(AtomicBool::new(false)),
             abort: Arc::new(AtomicBool::new(false)),
             stopped: false,
+            selective: true,
         }
     }
 
@@ -245,6 +261,7 @@ impl Tree {
             stop: Arc::clone(&self.stop),
             abort: Arc::clone(&self.abort),
             stopped: false,
+            selective: self.selective,
         }
     }
 
@@ -737,12 +754,17 @@ impl Tree {
         alpha = alpha.max(stand);
         let mut best = stand;
         let mut best_move = u16::MAX;
+        let last = pos.moves().iter().rev().find(|m| m.1 == s).map(|m| m.0);
         let mut tries: Vec<(i32, Point)> = pos
             .class_sets(s)
             .four
             .iter()
             .filter(|&p| !pos.is_foul(p, s))
+            .filter(|&p| !self.selective || !QUIESCENCE_NEAR_LAST || on_line_near(last, p))
             .map(|p| (pos.value(p, s), p))
+            .filter(|&(v, _)| {
+                !self.selective || fours < QUIESCENCE_PLAIN_FOURS || v >= QUIESCENCE_COMBINATION
+            })
             .collect();
         tries.sort_unstable_by(|a, b| {
             b.0.cmp(&a.0)
@@ -916,6 +938,15 @@ fn stops_straight_fours(pos: &mut Position, p: Point, s: Color) -> bool {
     let stops = !has_straight_four_move(pos, !s);
     pos.unmake();
     stops
+}
+
+/// Whether `p` lies on a row, column or diagonal through `last` within four cells of it (true
+/// when there is no `last`).
+fn on_line_near(last: Option<Point>, p: Point) -> bool {
+    let Some(q) = last else { return true };
+    let dx = (i32::from(p.x) - i32::from(q.x)).abs();
+    let dy = (i32::from(p.y) - i32::from(q.y)).abs();
+    dx.max(dy) <= 4 && (dx == 0 || dy == 0 || dx == dy)
 }
 
 /// The first point of a set (lowest `y`, then `x`).
@@ -1096,12 +1127,60 @@ mod tests {
             } else {
                 Color::White
             };
+            // The stones were placed in board order, so the "last stone" is arbitrary: the
+            // complete quiescence (every four) must see each VCF.
             let mut tree = Tree::new(15, 1 << 20);
+            tree.selective = false;
             let v = tree.quiesce(&mut pos, -MATE, MATE, 0, s, 0);
             assert!(v >= MATE_BOUND, "{line}: quiescence score {v}");
             checked += 1;
         }
         assert!(checked >= 10, "{checked} suite positions");
+    }
+
+    #[test]
+    fn the_selective_quiescence_follows_the_last_stone() {
+        use Color::{Black as B, White as W};
+        // Black has two closed threes: row 3 (cols 2..4, White at 1,3), far from Black's last
+        // stone, and column 10 (rows 8..10, White at 10,7), through it (10,10 is Black's last).
+        // Each gives fours; together they make no VCF.
+        let mut pos = position(
+            15,
+            &[
+                (2, 3, B),
+                (1, 3, W),
+                (3, 3, B),
+                (10, 7, W),
+                (4, 3, B),
+                (0, 14, W),
+                (10, 8, B),
+                (14, 0, W),
+                (10, 9, B),
+                (14, 14, W),
+                (10, 10, B),
+                (7, 0, W),
+            ],
+        );
+        assert_eq!(pos.moves().last().map(|m| m.0), Some(Point::new(7, 0)));
+        let fours = pos.class_sets(B).four;
+        assert!(fours.contains(Point::new(5, 3)) && fours.contains(Point::new(10, 11)));
+        // Selective: only the column through (10,10) is tried; the full one tries both rows. The
+        // node counts tell: a four tried costs at least the block and the reply node.
+        let mut count = |selective: bool| {
+            let mut tree = Tree::new(15, 1 << 20);
+            tree.selective = selective;
+            let v = tree.quiesce(&mut pos, -MATE, MATE, 0, B, 0);
+            assert!(v < MATE_BOUND, "no VCF here: {v}");
+            tree.nodes
+        };
+        let (sel, full) = (count(true), count(false));
+        assert!(sel < full, "selective {sel} nodes, full {full}");
+        assert!(on_line_near(Some(Point::new(10, 10)), Point::new(10, 11)));
+        assert!(on_line_near(Some(Point::new(10, 10)), Point::new(14, 14)));
+        assert!(!on_line_near(Some(Point::new(10, 10)), Point::new(5, 3)));
+        assert!(!on_line_near(Some(Point::new(10, 10)), Point::new(15, 15)));
+        assert!(!on_line_near(Some(Point::new(10, 10)), Point::new(11, 12)));
+        assert!(on_line_near(None, Point::new(5, 3)));
     }
 
     #[test]
