@@ -221,9 +221,14 @@ fn genmove_keeps_to_its_time() {
 }
 
 fn solve_3x3(dir: &Path) -> PathBuf {
-    let db = dir.join("3x3.db");
+    solve_board(dir, "3x3")
+}
+
+/// Solves `board` (e.g. "2x2") into `dir/BOARD.db`.
+fn solve_board(dir: &Path, board: &str) -> PathBuf {
+    let db = dir.join(format!("{board}.db"));
     let out = stonelab()
-        .args(["go", "solve", "3x3", "--out"])
+        .args(["go", "solve", board, "--out"])
         .arg(&db)
         .output()
         .unwrap();
@@ -265,13 +270,7 @@ fn database_moves_keep_the_value() {
 fn the_tie_rule_changes_the_database_move() {
     let dir = std::env::temp_dir().join(format!("stonelab-gtp-tie-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("2x2.db");
-    let out = stonelab()
-        .args(["go", "solve", "2x2", "--out"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    common::assert_success(&out);
+    let db = solve_board(&dir, "2x2");
     let db = db.to_str().unwrap();
     let input = "boardsize 2\nkomi 0\nplay B A2\nplay W B1\nplay B B2\ngenmove w\n";
     let interval = one(&["--db", db, "--threads", "1"], input);

@@ -7,8 +7,8 @@
 //! The quiescence of fours: the side to move tries its fours (each forces the block) up to
 //! [`QUIESCENCE_FOURS`] deep, so a VCF at the horizon is seen as the win it is. Only the fours that
 //! follow the mover's last stone (on its lines), and after the first [`QUIESCENCE_PLAIN_FOURS`]
-//! only fours that make more besides: the attack a line started, not every four on the board. Razoring drops
-//! into it; depth-0 leaves do only when [`LEAF_QUIESCENCE`] is on (off: measured weaker against a
+//! only fours that make more besides: the attack a line started, not every four on the board.
+//! Razoring drops into it; depth-0 leaves do only when [`LEAF_QUIESCENCE`] is on (off: measured weaker against a
 //! threat-space attacker).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
