@@ -26,6 +26,7 @@ pub mod go;
 pub mod graph;
 pub mod space;
 pub mod strategy;
+pub mod superko;
 pub mod sweep;
 pub mod tie;
 pub mod value;

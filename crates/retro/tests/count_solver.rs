@@ -1,6 +1,6 @@
 //! The counting solver (nothing stored per edge) against the slow references, state by state.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use stonelab_go::enumerate::{Enumerator, Shape};
@@ -24,7 +24,7 @@ fn table_path(r: usize, c: usize, tag: &str) -> PathBuf {
     path
 }
 
-fn counted(path: &PathBuf, workers: usize) -> Vec<Bounds> {
+fn counted(path: &Path, workers: usize) -> Vec<Bounds> {
     let space = Arc::new(Space::open(path, 2).unwrap());
     count::solve(space, Options::threads(workers))
         .unwrap()

@@ -1,0 +1,691 @@
+//! Exact values under positional superko, by a history-aware alpha-beta search.
+//!
+//! # Rules
+//!
+//! Area scoring, suicide illegal, two consecutive passes end the game, Black first, and
+//! **positional superko**: no stone may be played that recreates a board position (the stones
+//! alone, whoever is to move) that occurred earlier in the game. A pass recreates nothing and is
+//! always legal. Every game ends (a position can occur only once between passes), so the value of
+//! a position with its history is well defined; it is Black's area score minus White's, komi 0.
+//!
+//! # Transpositions, soundly
+//!
+//! The value of a position depends on the game's history, so a stored result may not simply be
+//! reused (the graph-history-interaction problem). A result is stored only when no move of its
+//! subtree was refused because of a position *before* the node (the search keeps, per result,
+//! the earliest path index that refused a move: it must not be above the node). Such a result is
+//! valid for any other history that contains no position the stored search generated. That set
+//! is not kept, but a necessary condition for a position `Q` to be among them is: every stone of
+//! the node's board that `Q` lacks (or has in the other colour) lies on a point that some move of
+//! the stored search captured. Each entry keeps those captured points (a bitboard), and is reused
+//! only when every earlier position of the current game fails the condition (the node's own
+//! board, which a pass repeats, refuses the same moves either way). See docs/go-solver.md.
+//!
+//! The reference for the tests is [`minimax`], the same search with no table.
+
+use std::collections::HashMap;
+
+use stonelab_go::{Board, Color, Geometry, Move, Rules};
+
+/// The rules text of these values.
+pub const RULES_TEXT: &str = "area scoring, suicide illegal, positional superko (no stone may \
+recreate an earlier position of the game; a pass is always legal), two consecutive passes end \
+the game, Black first";
+
+/// Superko rules for the board: no simple-ko ban (the history check replaces it), no suicide.
+pub const RULES: Rules = Rules {
+    suicide: false,
+    simple_ko: false,
+};
+
+/// A board as two masks over the points `row * cols + col` (Black, White).
+type Key = (u64, u64);
+
+/// Earlier positions a result depends on, at most this many (else it is not stored).
+const MAX_DEPENDS: usize = 8;
+
+/// A stored result: bounds on the value, the points captured anywhere in its search, the best
+/// move, and the boards before the node that refused moves of its search (they must be in the
+/// history again for the result to hold).
+#[derive(Clone, Debug)]
+struct Entry {
+    lower: i16,
+    upper: i16,
+    captured: u64,
+    best: u8,
+    depends: Box<[Key]>,
+}
+
+/// What a search of one node returns besides the value: the path indices of the boards that
+/// refused moves in the subtree (`overflow`: the smallest index beyond the kept ones), and the
+/// points captured in it.
+#[derive(Clone, Debug)]
+struct Found {
+    value: i16,
+    refused_by: Vec<usize>,
+    overflow: usize,
+    captured: u64,
+}
+
+impl Found {
+    fn leaf(value: i16) -> Found {
+        Found {
+            value,
+            refused_by: Vec::new(),
+            overflow: usize::MAX,
+            captured: 0,
+        }
+    }
+
+    /// Adds the references of a child, dropping those at or after `ply` (inside the node).
+    fn absorb(&mut self, refs: &[usize], overflow: usize, ply: usize) {
+        for &i in refs {
+            self.refer(i, ply);
+        }
+        if overflow < ply {
+            self.overflow = self.overflow.min(overflow);
+        }
+    }
+
+    fn refer(&mut self, i: usize, ply: usize) {
+        if i >= ply || self.refused_by.contains(&i) {
+            return;
+        }
+        if self.refused_by.len() < MAX_DEPENDS {
+            self.refused_by.push(i);
+        } else {
+            self.overflow = self.overflow.min(i);
+        }
+    }
+}
+
+/// Counters of a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes entered (table hits included).
+    pub nodes: u64,
+    /// Results taken from the table.
+    pub table_hits: u64,
+    /// Table entries found but refused because the history might meet their search.
+    pub table_refused: u64,
+    /// Entries in the table at the end.
+    pub entries: u64,
+    /// Null-window tests run by [`Search::value`].
+    pub tests: u32,
+}
+
+/// A move-order hint: an estimate of the value (Black's view) of a position with its side to
+/// move and pass flag, e.g. from the simple-ko database; higher is better for Black.
+pub type Hint<'a> = &'a dyn Fn(&Board, bool) -> Option<i16>;
+
+/// The search over one board.
+pub struct Search<'a> {
+    geometry: Geometry,
+    cols: usize,
+    points: i16,
+    /// The boards of the game so far, the current one last.
+    path: Vec<Key>,
+    /// For each board on the path, its latest index there.
+    latest: HashMap<Key, usize>,
+    table: HashMap<(Key, u8), Entry>,
+    /// Entries kept at most (the table stops growing there).
+    capacity: usize,
+    use_table: bool,
+    hint: Option<Hint<'a>>,
+    node_limit: u64,
+    pub stats: Stats,
+}
+
+/// The search gave up at its node limit.
+#[derive(Debug, thiserror::Error)]
+#[error("positional-superko search stopped at its limit of {0} nodes")]
+pub struct NodeLimit(pub u64);
+
+impl<'a> Search<'a> {
+    /// A search for boards of this geometry (at most 63 points).
+    #[must_use]
+    pub fn new(geometry: Geometry) -> Search<'a> {
+        let cols = geometry.cols();
+        let points = geometry.points().count();
+        assert!(points < 64, "superko search: at most 63 points");
+        Search {
+            points: points as i16,
+            geometry,
+            cols,
+            path: Vec::new(),
+            latest: HashMap::new(),
+            table: HashMap::new(),
+            capacity: 1 << 24,
+            use_table: true,
+            hint: None,
+            node_limit: u64::MAX,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Without the table: the plain search, the tests' reference.
+    #[must_use]
+    pub fn without_table(mut self) -> Search<'a> {
+        self.use_table = false;
+        self
+    }
+
+    /// Orders moves by `hint` (best for the mover first).
+    #[must_use]
+    pub fn with_hint(mut self, hint: Hint<'a>) -> Search<'a> {
+        self.hint = Some(hint);
+        self
+    }
+
+    /// Stops with [`NodeLimit`] after this many nodes.
+    #[must_use]
+    pub fn with_node_limit(mut self, nodes: u64) -> Search<'a> {
+        self.node_limit = nodes;
+        self
+    }
+
+    /// Keeps at most this many table entries.
+    #[must_use]
+    pub fn with_capacity(mut self, entries: usize) -> Search<'a> {
+        self.capacity = entries;
+        self
+    }
+
+    /// The board's geometry.
+    #[must_use]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    fn key(&self, board: &Board) -> Key {
+        let mask = |c: Color| {
+            board
+                .stones(c)
+                .iter()
+                .map(|p| 1u64 << (p.row() * self.cols + p.col()))
+                .fold(0, |a, m| a | m)
+        };
+        (mask(Color::Black), mask(Color::White))
+    }
+
+    /// The exact value of `board` (its side to move; `pass`: the last move was a pass) after the
+    /// game `history` (the boards before it, oldest first; the board itself need not be in it),
+    /// by null-window tests starting from `guess` (e.g. the simple-ko database's value).
+    pub fn value(
+        &mut self,
+        board: &Board,
+        pass: bool,
+        history: &[Board],
+        guess: i16,
+    ) -> Result<(i16, Option<Move>), NodeLimit> {
+        let mut board = board.clone();
+        board.set_keep_history(true);
+        self.path.clear();
+        self.latest.clear();
+        for b in history {
+            let k = self.key(b);
+            self.push(k);
+        }
+        let k = self.key(&board);
+        self.push(k);
+        let (mut lo, mut hi) = (-self.points, self.points);
+        let mut g = guess.clamp(lo, hi);
+        // MTD(f): each test asks whether the value is at least `g`.
+        while lo < hi {
+            let beta = g.max(lo + 1);
+            self.stats.tests += 1;
+            let f = self.search(&mut board, pass, beta - 1, beta)?;
+            if f.value >= beta {
+                lo = f.value;
+                g = f.value + 1;
+            } else {
+                hi = f.value;
+                g = f.value;
+            }
+            g = g.clamp(lo, hi);
+        }
+        self.stats.entries = self.table.len() as u64;
+        let best = self.best_move(&mut board, pass, lo)?;
+        Ok((lo, best))
+    }
+
+    /// A move that keeps the value `v` at the root (searched again with the table warm).
+    fn best_move(
+        &mut self,
+        board: &mut Board,
+        pass: bool,
+        v: i16,
+    ) -> Result<Option<Move>, NodeLimit> {
+        let black = board.to_move() == Color::Black;
+        for (mv, _) in self.children(board) {
+            let refused = match mv {
+                Move::Play(_) => {
+                    board.play_unchecked(mv);
+                    let k = self.key(board);
+                    board.undo().expect("just played");
+                    self.latest.contains_key(&k)
+                }
+                Move::Pass => false,
+            };
+            if refused {
+                continue;
+            }
+            let value = if mv == Move::Pass && pass {
+                self.score(board)
+            } else {
+                board.play_unchecked(mv);
+                let k = self.key(board);
+                let saved = self.push(k);
+                let f = self.search(board, mv == Move::Pass, v - 1, v + 1);
+                self.pop(k, saved);
+                board.undo().expect("just played");
+                f?.value
+            };
+            if value == v || (black && value > v) || (!black && value < v) {
+                return Ok(Some(mv));
+            }
+        }
+        Ok(None)
+    }
+
+    fn push(&mut self, k: Key) -> Option<usize> {
+        self.path.push(k);
+        self.latest.insert(k, self.path.len() - 1)
+    }
+
+    fn pop(&mut self, k: Key, saved: Option<usize>) {
+        self.path.pop();
+        match saved {
+            Some(i) => {
+                self.latest.insert(k, i);
+            }
+            None => {
+                self.latest.remove(&k);
+            }
+        }
+    }
+
+    fn score(&self, board: &Board) -> i16 {
+        let [b, w] = stonelab_go::score::area(
+            &self.geometry,
+            board.stones(Color::Black),
+            board.stones(Color::White),
+        );
+        b as i16 - w as i16
+    }
+
+    /// The moves of `board` (plays by the board's rules, then the pass) with their order score
+    /// (higher first for the mover).
+    fn children(&self, board: &mut Board) -> Vec<(Move, i32)> {
+        let black = board.to_move() == Color::Black;
+        let mut out: Vec<(Move, i32)> = board
+            .legal_moves()
+            .iter()
+            .map(|p| (Move::Play(p), 0))
+            .chain(std::iter::once((Move::Pass, -1000)))
+            .collect();
+        if let Some(hint) = self.hint {
+            for m in &mut out {
+                board.play_unchecked(m.0);
+                if let Some(v) = hint(board, m.0 == Move::Pass) {
+                    m.1 = if black { i32::from(v) } else { -i32::from(v) } * 4;
+                    if m.0 == Move::Pass {
+                        m.1 -= 1;
+                    }
+                }
+                board.undo().expect("just played");
+            }
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
+        out
+    }
+
+    /// Whether the stored entry of the node on top of the path may be used in this game: the
+    /// boards it depends on are earlier in the game, and no other earlier board could be among
+    /// the positions its search generated.
+    fn reusable(&self, here: Key, e: &Entry) -> bool {
+        let n = self.path.len() - 1;
+        e.depends
+            .iter()
+            .all(|k| self.latest.get(k).is_some_and(|&i| i < n))
+            && self.path[..n].iter().all(|&(b, w)| {
+                if (b, w) == here || e.depends.contains(&(b, w)) {
+                    return true;
+                }
+                let lost = (here.0 & !b) | (here.1 & !w);
+                lost & !e.captured != 0
+            })
+    }
+
+    /// Alpha-beta (Black maximises) on the board on top of the path.
+    fn search(
+        &mut self,
+        board: &mut Board,
+        pass: bool,
+        mut alpha: i16,
+        mut beta: i16,
+    ) -> Result<Found, NodeLimit> {
+        self.stats.nodes += 1;
+        if self.stats.nodes > self.node_limit {
+            return Err(NodeLimit(self.node_limit));
+        }
+        let ply = self.path.len() - 1;
+        let here = self.path[ply];
+        let black = board.to_move() == Color::Black;
+        let tkey = (here, u8::from(black) << 1 | u8::from(pass));
+        let mut hint_move = u8::MAX;
+        if self.use_table {
+            if let Some(e) = self.table.get(&tkey) {
+                if self.reusable(here, e) {
+                    hint_move = e.best;
+                    let found = |value| {
+                        let mut f = Found::leaf(value);
+                        f.captured = e.captured;
+                        for k in e.depends.iter() {
+                            f.refused_by.push(self.latest[k]);
+                        }
+                        f
+                    };
+                    if e.lower == e.upper || e.lower >= beta {
+                        self.stats.table_hits += 1;
+                        return Ok(found(e.lower));
+                    }
+                    if e.upper <= alpha {
+                        self.stats.table_hits += 1;
+                        return Ok(found(e.upper));
+                    }
+                    alpha = alpha.max(e.lower);
+                    beta = beta.min(e.upper);
+                } else {
+                    self.stats.table_refused += 1;
+                }
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut moves = self.children(board);
+        if hint_move != u8::MAX {
+            if let Some(i) = moves.iter().position(|m| self.code(m.0) == hint_move) {
+                let m = moves.remove(i);
+                moves.insert(0, m);
+            }
+        }
+        let mut out = Found::leaf(if black { i16::MIN } else { i16::MAX });
+        let mut best_move = u8::MAX;
+        for (mv, _) in moves {
+            let f = if let Move::Play(_) = mv {
+                let opponent = board.to_move().opponent();
+                let before = self.key(board);
+                board.play_unchecked(mv);
+                let k = self.key(board);
+                let theirs = |k: Key| if opponent == Color::Black { k.0 } else { k.1 };
+                out.captured |= theirs(before) & !theirs(k);
+                if let Some(&i) = self.latest.get(&k) {
+                    board.undo().expect("just played");
+                    out.refer(i, ply);
+                    continue;
+                }
+                let saved = self.push(k);
+                let f = self.search(board, false, alpha, beta);
+                self.pop(k, saved);
+                board.undo().expect("just played");
+                f?
+            } else if pass {
+                Found::leaf(self.score(board))
+            } else {
+                board.play_unchecked(mv);
+                let saved = self.push(here);
+                let f = self.search(board, true, alpha, beta);
+                self.pop(here, saved);
+                board.undo().expect("just played");
+                f?
+            };
+            out.absorb(&f.refused_by, f.overflow, ply);
+            out.captured |= f.captured;
+            let better = if black {
+                f.value > out.value
+            } else {
+                f.value < out.value
+            };
+            if better {
+                out.value = f.value;
+                best_move = self.code(mv);
+            }
+            if black {
+                alpha = alpha.max(out.value);
+            } else {
+                beta = beta.min(out.value);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if self.use_table && out.overflow == usize::MAX {
+            self.store(tkey, &out, best_move, alpha0, beta0);
+        }
+        Ok(out)
+    }
+
+    /// Stores a node's result (its window was `alpha0`, `beta0`).
+    fn store(&mut self, tkey: (Key, u8), f: &Found, best: u8, alpha0: i16, beta0: i16) {
+        let mut depends: Vec<Key> = f.refused_by.iter().map(|&i| self.path[i]).collect();
+        depends.sort_unstable();
+        let mut entry = Entry {
+            lower: -self.points,
+            upper: self.points,
+            captured: f.captured,
+            best,
+            depends: depends.into_boxed_slice(),
+        };
+        if f.value > alpha0 && f.value < beta0 {
+            entry.lower = f.value;
+            entry.upper = f.value;
+        } else if f.value >= beta0 {
+            entry.lower = f.value;
+        } else {
+            entry.upper = f.value;
+        }
+        let room = self.table.len() < self.capacity;
+        match self.table.entry(tkey) {
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                let old = o.get_mut();
+                // Both results hold where the new one may be used if the old one's conditions
+                // are weaker: its captured points and its dependencies are among the new one's.
+                if old.captured | entry.captured == entry.captured
+                    && old.depends.iter().all(|k| entry.depends.contains(k))
+                    && old.depends.len() == entry.depends.len()
+                {
+                    entry.lower = entry.lower.max(old.lower);
+                    entry.upper = entry.upper.min(old.upper);
+                }
+                *old = entry;
+            }
+            std::collections::hash_map::Entry::Vacant(v) => {
+                if room {
+                    v.insert(entry);
+                }
+            }
+        }
+    }
+
+    fn code(&self, mv: Move) -> u8 {
+        match mv {
+            Move::Play(p) => (p.row() * self.cols + p.col()) as u8,
+            Move::Pass => 255 - 1,
+        }
+    }
+}
+
+/// The value by alpha-beta with no table (the search without its transpositions).
+pub fn alpha_beta(board: &Board, pass: bool, history: &[Board]) -> Result<i16, NodeLimit> {
+    let mut s = Search::new(*board.geometry()).without_table();
+    s.value(board, pass, history, 0).map(|(v, _)| v)
+}
+
+/// The value by plain minimax over the whole game tree, written from the rules alone: no
+/// pruning, no table (the tests' reference; tiny boards only). `seen` holds the boards of the
+/// game so far, the current one included.
+pub fn minimax(board: &mut Board, pass: bool, seen: &mut Vec<Board>, nodes: &mut u64) -> i16 {
+    *nodes += 1;
+    let same = |a: &Board, b: &Board| {
+        a.stones(Color::Black) == b.stones(Color::Black)
+            && a.stones(Color::White) == b.stones(Color::White)
+    };
+    let black = board.to_move() == Color::Black;
+    let mut values = Vec::new();
+    for p in board.geometry().points().collect::<Vec<_>>() {
+        if board.try_play(Move::Play(p)).is_err() {
+            continue;
+        }
+        if seen.iter().any(|b| same(b, board)) {
+            board.undo().expect("just played");
+            continue;
+        }
+        seen.push(board.clone());
+        values.push(minimax(board, false, seen, nodes));
+        seen.pop();
+        board.undo().expect("just played");
+    }
+    if pass {
+        let [b, w] = stonelab_go::score::area(
+            board.geometry(),
+            board.stones(Color::Black),
+            board.stones(Color::White),
+        );
+        values.push(b as i16 - w as i16);
+    } else {
+        board.pass();
+        values.push(minimax(board, true, seen, nodes));
+        board.undo().expect("just passed");
+    }
+    let best = if black {
+        values.iter().max()
+    } else {
+        values.iter().min()
+    };
+    *best.expect("a pass is always legal")
+}
+
+/// The exact value of the empty board of `geometry` under positional superko.
+pub fn solve_empty(
+    geometry: Geometry,
+    hint: Option<Hint<'_>>,
+    node_limit: Option<u64>,
+) -> Result<(i16, Option<Move>, Stats), NodeLimit> {
+    let board = Board::new(geometry, RULES);
+    let mut s = Search::new(geometry);
+    if let Some(h) = hint {
+        s = s.with_hint(h);
+    }
+    if let Some(n) = node_limit {
+        s = s.with_node_limit(n);
+    }
+    let (v, best) = s.value(&board, false, &[], 0)?;
+    Ok((v, best, s.stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn empty(rows: usize, cols: usize) -> Board {
+        Board::new(Geometry::new(rows, cols).unwrap(), RULES)
+    }
+
+    #[test]
+    fn tiny_boards_agree_with_plain_minimax() {
+        for (rows, cols) in [(1, 2), (1, 3)] {
+            let mut b = empty(rows, cols);
+            let mut nodes = 0;
+            let mut seen = vec![b.clone()];
+            let plain = minimax(&mut b, false, &mut seen, &mut nodes);
+            let ab = alpha_beta(&b, false, &[]).unwrap();
+            let (v, _, _) = solve_empty(*b.geometry(), None, None).unwrap();
+            assert_eq!((ab, v), (plain, plain), "{rows}x{cols}");
+        }
+    }
+
+    /// From positions after random games on 1x4 and 1x5 (their histories included), the table
+    /// search agrees with the search without a table.
+    #[test]
+    fn table_agrees_with_plain_alpha_beta_after_random_games() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for (rows, cols, games) in [(1, 4, 40), (1, 5, 10)] {
+            for _ in 0..games {
+                let mut b = empty(rows, cols);
+                let mut history = Vec::new();
+                let mut pass = false;
+                for _ in 0..6 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let legal: Vec<stonelab_go::Point> = b.legal_moves().iter().collect();
+                    history.push(b.clone());
+                    let pick = (seed % (legal.len() as u64 + 1)) as usize;
+                    if pick == legal.len() {
+                        if pass {
+                            history.pop();
+                            break;
+                        }
+                        b.pass();
+                        pass = true;
+                    } else {
+                        b.play(Move::Play(legal[pick]));
+                        pass = false;
+                    }
+                }
+                let plain = Search::new(*b.geometry())
+                    .without_table()
+                    .with_node_limit(1_000_000)
+                    .value(&b, pass, &history, 0);
+                let Ok((plain, _)) = plain else { continue };
+                let mut s = Search::new(*b.geometry());
+                let (v, _) = s.value(&b, pass, &history, 0).unwrap();
+                assert_eq!(v, plain, "{rows}x{cols} after {} moves", history.len());
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 30,
+            "only {checked} positions were small enough to compare"
+        );
+    }
+}
+
+#[cfg(test)]
+mod hinted {
+    use super::*;
+    use crate::go::GoGame;
+
+    /// The simple-ko values (an endless game scoring 0) of every state of a small board.
+    fn tie_hint(rows: usize, cols: usize) -> (GoGame, Vec<i16>) {
+        let dir =
+            std::env::temp_dir().join(format!("superko-{}-{rows}x{cols}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let game = GoGame::enumerate(rows, cols, &dir.join("t.states"), Some(1)).unwrap();
+        let values = crate::tie::solve(&game);
+        (game, values)
+    }
+
+    /// 2x2 under positional superko: Black wins by 1 (Tromp; tests/data/go/superko.csv).
+    #[test]
+    fn two_by_two_is_plus_one() {
+        let (game, values) = tie_hint(2, 2);
+        let hint = |b: &Board, pass: bool| game.state_of(b, pass).ok().map(|s| values[s as usize]);
+        let g = Geometry::new(2, 2).unwrap();
+        let (v, best, stats) = solve_empty(g, Some(&hint), Some(10_000_000)).unwrap();
+        let data = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/go/superko.csv"
+        );
+        let expected: i16 = std::fs::read_to_string(data)
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("2x2,"))
+            .expect("2x2 row")
+            .parse()
+            .unwrap();
+        assert_eq!(v, expected, "{stats:?}");
+        assert!(matches!(best, Some(Move::Play(_))));
+    }
+}
