@@ -11,17 +11,19 @@
 //! # Transpositions, soundly
 //!
 //! The value of a position depends on the game's history, so a stored result may not simply be
-//! reused (the graph-history-interaction problem). A result is stored only when no move of its
-//! subtree was refused because of a position *before* the node (the search keeps, per result,
-//! the earliest path index that refused a move: it must not be above the node). Such a result is
-//! valid for any other history that contains no position the stored search generated. That set
-//! is not kept, but a necessary condition for a position `Q` to be among them is: every stone of
-//! the node's board that `Q` lacks (or has in the other colour) lies on a point that some move of
-//! the stored search captured. Each entry keeps those captured points (a bitboard), and is reused
-//! only when every earlier position of the current game fails the condition (the node's own
-//! board, which a pass repeats, refuses the same moves either way). See docs/go-solver.md.
+//! reused (the graph-history-interaction problem). A result is stored with the earlier boards
+//! that refused moves of its search (at most [`MAX_DEPENDS`]). Repeated under another history
+//! that holds those boards and no other board the stored search generated, the search meets the
+//! same refusals and returns the same result. The generated boards are not kept; each entry keeps
+//! two over-approximations of them: the points some move of the search captured (a board `Q` can
+//! be generated from the node's board `P` only if every stone of `P` that `Q` lacks, or holds in
+//! the other colour, lies on such a point) and a Bloom filter of the generated boards. An entry is
+//! reused only when its boards are earlier in the game and every other earlier board fails one of
+//! the two tests (the node's own board is exempt: a pass repeats it, and it refuses the same moves
+//! either way). See docs/go-solver.md.
 //!
-//! The reference for the tests is [`minimax`], the same search with no table.
+//! The tests' references are [`minimax`] (the whole game tree, written from the rules alone) and
+//! [`alpha_beta`] (this search without its table).
 
 use std::collections::HashMap;
 
@@ -41,6 +43,36 @@ pub const RULES: Rules = Rules {
 /// A board as two masks over the points `row * cols + col` (Black, White).
 type Key = (u64, u64);
 
+/// Words of the per-result filter of the boards its search generated.
+const FILTER_WORDS: usize = 16;
+
+/// A Bloom filter (three bits a board) of the boards a search generated.
+type Filter = [u64; FILTER_WORDS];
+
+fn filter_bits(k: Key) -> [usize; 3] {
+    let h = (k.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ k.1.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+        .rotate_left(29)
+        .wrapping_mul(0x1656_67b1_9e37_79f9);
+    let n = FILTER_WORDS * 64;
+    [
+        (h as usize) % n,
+        ((h >> 21) as usize) % n,
+        ((h >> 42) as usize) % n,
+    ]
+}
+
+fn filter_add(f: &mut Filter, k: Key) {
+    for b in filter_bits(k) {
+        f[b / 64] |= 1 << (b % 64);
+    }
+}
+
+fn filter_may_hold(f: &Filter, k: Key) -> bool {
+    filter_bits(k)
+        .iter()
+        .all(|&b| f[b / 64] >> (b % 64) & 1 != 0)
+}
+
 /// Earlier positions a result depends on, at most this many (else it is not stored).
 const MAX_DEPENDS: usize = 8;
 
@@ -52,6 +84,7 @@ struct Entry {
     lower: i16,
     upper: i16,
     captured: u64,
+    generated: Filter,
     best: u8,
     depends: Box<[Key]>,
 }
@@ -65,6 +98,7 @@ struct Found {
     refused_by: Vec<usize>,
     overflow: usize,
     captured: u64,
+    generated: Filter,
 }
 
 impl Found {
@@ -74,6 +108,7 @@ impl Found {
             refused_by: Vec::new(),
             overflow: usize::MAX,
             captured: 0,
+            generated: [0; FILTER_WORDS],
         }
     }
 
@@ -353,7 +388,7 @@ impl<'a> Search<'a> {
                     return true;
                 }
                 let lost = (here.0 & !b) | (here.1 & !w);
-                lost & !e.captured != 0
+                lost & !e.captured != 0 || !filter_may_hold(&e.generated, (b, w))
             })
     }
 
@@ -381,6 +416,7 @@ impl<'a> Search<'a> {
                     let found = |value| {
                         let mut f = Found::leaf(value);
                         f.captured = e.captured;
+                        f.generated = e.generated;
                         for k in e.depends.iter() {
                             f.refused_by.push(self.latest[k]);
                         }
@@ -419,6 +455,7 @@ impl<'a> Search<'a> {
                 let k = self.key(board);
                 let theirs = |k: Key| if opponent == Color::Black { k.0 } else { k.1 };
                 out.captured |= theirs(before) & !theirs(k);
+                filter_add(&mut out.generated, k);
                 if let Some(&i) = self.latest.get(&k) {
                     board.undo().expect("just played");
                     out.refer(i, ply);
@@ -441,6 +478,9 @@ impl<'a> Search<'a> {
             };
             out.absorb(&f.refused_by, f.overflow, ply);
             out.captured |= f.captured;
+            for (a, b) in out.generated.iter_mut().zip(f.generated.iter()) {
+                *a |= b;
+            }
             let better = if black {
                 f.value > out.value
             } else {
@@ -473,6 +513,7 @@ impl<'a> Search<'a> {
             lower: -self.points,
             upper: self.points,
             captured: f.captured,
+            generated: f.generated,
             best,
             depends: depends.into_boxed_slice(),
         };
@@ -491,6 +532,11 @@ impl<'a> Search<'a> {
                 // Both results hold where the new one may be used if the old one's conditions
                 // are weaker: its captured points and its dependencies are among the new one's.
                 if old.captured | entry.captured == entry.captured
+                    && old
+                        .generated
+                        .iter()
+                        .zip(entry.generated.iter())
+                        .all(|(o, n)| o | n == *n)
                     && old.depends.iter().all(|k| entry.depends.contains(k))
                     && old.depends.len() == entry.depends.len()
                 {
@@ -687,5 +733,24 @@ mod hinted {
             .unwrap();
         assert_eq!(v, expected, "{stats:?}");
         assert!(matches!(best, Some(Move::Play(_))));
+    }
+
+    /// Progress report on bigger boards (not a check): `cargo test --release -p stonelab-retro
+    /// superko::hinted::bigger -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn bigger() {
+        for (rows, cols) in [(2, 2), (1, 5), (2, 3), (3, 3)] {
+            let (game, values) = tie_hint(rows, cols);
+            let hint =
+                |b: &Board, pass: bool| game.state_of(b, pass).ok().map(|s| values[s as usize]);
+            let t = std::time::Instant::now();
+            let r = solve_empty(
+                Geometry::new(rows, cols).unwrap(),
+                Some(&hint),
+                Some(20_000_000),
+            );
+            eprintln!("{rows}x{cols}: {r:?} in {:?}", t.elapsed());
+        }
     }
 }
