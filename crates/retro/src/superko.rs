@@ -12,7 +12,7 @@
 //!
 //! The value of a position depends on the game's history, so a stored result may not simply be
 //! reused (the graph-history-interaction problem). A result is stored with the earlier boards
-//! that refused moves of its search (at most [`MAX_DEPENDS`]). Repeated under another history
+//! that refused moves of its search (at most eight). Repeated under another history
 //! that holds those boards and no other board the stored search generated, the search meets the
 //! same refusals and returns the same result. The generated boards are not kept; each entry keeps
 //! two over-approximations of them: the points some move of the search captured (a board `Q` can
