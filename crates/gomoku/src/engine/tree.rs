@@ -1,6 +1,7 @@
-//! The alpha-beta tree: iterative-deepening principal-variation search over a [`Position`], with
-//! the pruning and reductions that pay in Gomoku (razoring into a VCF quiescence, reverse futility,
-//! null move where no three of the opponent's is pending, late-move pruning and reductions), a
+//! The alpha-beta tree: iterative-deepening principal-variation search over a [`Position`] with
+//! aspiration windows at the root, the pruning and reductions that pay in Gomoku (razoring into a
+//! VCF quiescence, reverse futility, a rare null move where no three of the opponent's is pending,
+//! late-move pruning and reductions), a
 //! move order from both colours' cell values, the transposition move, killers and history, and a
 //! two-way bucketed transposition table with generations.
 //!
@@ -54,6 +55,16 @@ const BREADTH: usize = 28;
 /// against 40 (with [`LATE_MOVES`] below and only real defences when facing a three, 100 games at
 /// 300 ms a move, BENCHMARKS.md); against Rapfi the two score the same.
 const IMPORTANT: i32 = 250;
+/// Null move only from this depth, and only when the evaluation beats beta by
+/// [`NULL_MOVE_MARGIN`]: rare, as Rapfi's. Since v2.8 (at depth 3 and any margin before).
+const NULL_MOVE_DEPTH: i32 = 6;
+/// See [`NULL_MOVE_DEPTH`].
+const NULL_MOVE_MARGIN: i32 = 200;
+/// Aspiration windows: from this root depth on, each iteration first searches a window of
+/// [`ASPIRATION`] either side of the previous iteration's score, widened on a failure. Since v2.8.
+const ASPIRATION_DEPTH: i32 = 5;
+/// See [`ASPIRATION_DEPTH`].
+const ASPIRATION: i32 = 20;
 /// Razoring margins by depth (1..=3).
 const RAZOR: [i32; 4] = [0, 180, 320, 480];
 /// Reverse-futility margin per ply of depth.
@@ -397,49 +408,58 @@ impl Tree {
         let mut best = (0, 0);
         let empty = pos.size() * pos.size() - pos.stone_count();
         let max_depth = MAX_DEPTH.min(empty as i32);
+        let mut previous: Option<i32> = None;
         for depth in first_depth.min(max_depth)..=max_depth {
-            let mut alpha = -MATE - 1;
-            let beta = MATE + 1;
-            let mut scored = Vec::with_capacity(roots.len());
-            for (k, &p) in roots.iter().enumerate() {
-                pos.make(p, me);
-                let score = if k == 0 {
-                    -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true)
-                } else {
-                    // Late root moves are reduced like inner ones, and searched again at full
-                    // depth when they beat the best so far.
-                    let important = pos.value(p, me) >= IMPORTANT || pos.value(p, !me) >= IMPORTANT;
-                    let r = if depth >= 3 && k >= 2 && !important {
-                        reduction(depth, k, false).min(depth - 2)
-                    } else {
-                        0
-                    };
-                    let mut s = -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, 1, !me, false);
-                    if r > 0 && s > alpha && !self.stopped {
-                        s = -self.search(pos, depth - 1, -alpha - 1, -alpha, 1, !me, false);
-                    }
-                    if s > alpha && !self.stopped {
-                        s = -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true);
-                    }
-                    s
-                };
-                pos.unmake();
+            let (mut lo, mut hi) = match previous {
+                Some(v) if depth >= ASPIRATION_DEPTH && v.abs() < MATE_BOUND => {
+                    (v - ASPIRATION, v + ASPIRATION)
+                }
+                _ => (-MATE - 1, MATE + 1),
+            };
+            let mut delta = ASPIRATION;
+            let mut scored = loop {
+                let scored = self.root_iteration(pos, me, &roots, depth, lo, hi);
                 if self.stopped {
-                    break;
+                    break scored;
                 }
-                scored.push((score, k, p));
-                if score > alpha {
-                    alpha = score;
+                let top = scored
+                    .iter()
+                    .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+                let Some(&(top, k, p)) = top else {
+                    break scored;
+                };
+                // Outside the window the scores are bounds only: widen it and search again
+                // (fully once the margin passes 400).
+                if top <= lo && lo > -MATE - 1 {
+                    lo = (top - delta).max(-MATE - 1);
+                    delta += delta / 2 + 10;
+                    if delta > 400 {
+                        lo = -MATE - 1;
+                    }
+                } else if top >= hi && hi < MATE + 1 {
+                    // The move that failed high goes first in the next try.
+                    roots.remove(k);
+                    roots.insert(0, p);
+                    hi = (top + delta).min(MATE + 1);
+                    delta += delta / 2 + 10;
+                    if delta > 400 {
+                        hi = MATE + 1;
+                    }
+                } else {
+                    break scored;
                 }
-            }
+            };
             if self.stopped {
                 // A move of the unfinished iteration that beat the previous best (searched first
-                // at this depth) is the better guess.
+                // at this depth) is the better guess; scores at or below the window's floor are
+                // only bounds.
+                scored.retain(|x| x.0 > lo);
+                let first = scored.iter().find(|x| x.1 == 0).map(|x| x.0);
                 if let Some(&(score, k, p)) = scored
                     .iter()
                     .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
                 {
-                    if k > 0 && scored.first().is_some_and(|f| score > f.0) {
+                    if k > 0 && first.is_none_or(|f| score > f) {
                         roots.remove(k);
                         roots.insert(0, p);
                         best.0 = score;
@@ -451,6 +471,7 @@ impl Tree {
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             roots = scored.iter().map(|&(_, _, p)| p).collect();
             best = (scored[0].0, depth as u32);
+            previous = Some(scored[0].0);
             if scored[0].0.abs() >= MATE_BOUND {
                 break;
             }
@@ -460,6 +481,56 @@ impl Tree {
             score: best.0,
             depth: best.1,
         }
+    }
+
+    /// One iteration over the root moves at `depth` with the window (`lo`, `hi`): each move's
+    /// score with its index in `roots`, in search order. Stops after a move fails high, or when
+    /// the search is stopped (the moves searched so far).
+    fn root_iteration(
+        &mut self,
+        pos: &mut Position,
+        me: Color,
+        roots: &[Point],
+        depth: i32,
+        lo: i32,
+        hi: i32,
+    ) -> Vec<(i32, usize, Point)> {
+        let mut alpha = lo;
+        let beta = hi;
+        let mut scored = Vec::with_capacity(roots.len());
+        for (k, &p) in roots.iter().enumerate() {
+            pos.make(p, me);
+            let score = if k == 0 {
+                -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true)
+            } else {
+                // Late root moves are reduced like inner ones, and searched again at full
+                // depth when they beat the best so far.
+                let important = pos.value(p, me) >= IMPORTANT || pos.value(p, !me) >= IMPORTANT;
+                let r = if depth >= 3 && k >= 2 && !important {
+                    reduction(depth, k, false).min(depth - 2)
+                } else {
+                    0
+                };
+                let mut s = -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, 1, !me, false);
+                if r > 0 && s > alpha && !self.stopped {
+                    s = -self.search(pos, depth - 1, -alpha - 1, -alpha, 1, !me, false);
+                }
+                if s > alpha && !self.stopped {
+                    s = -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true);
+                }
+                s
+            };
+            pos.unmake();
+            if self.stopped {
+                break;
+            }
+            scored.push((score, k, p));
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        scored
     }
 
     #[inline]
@@ -665,7 +736,10 @@ impl Tree {
         }
         // Null move: with no three of the opponent's pending, passing and still failing high
         // means a real move fails high too. The opponent's fours are searched after the pass.
-        if depth >= 3 && eval >= beta && pos.class_sets(!s).four.is_empty() {
+        if depth >= NULL_MOVE_DEPTH
+            && eval >= beta + NULL_MOVE_MARGIN
+            && pos.class_sets(!s).four.is_empty()
+        {
             let r = 2 + depth / 4;
             let v = -self.search(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, !s, false);
             if self.stopped {
