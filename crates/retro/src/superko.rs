@@ -758,8 +758,13 @@ mod hinted {
 
     /// The simple-ko values (an endless game scoring 0) of every state of a small board.
     fn tie_hint(rows: usize, cols: usize) -> (GoGame, Vec<i16>) {
-        let dir =
-            std::env::temp_dir().join(format!("superko-{}-{rows}x{cols}", std::process::id()));
+        // One folder a call: tests run in parallel threads of one process.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "superko-{}-{call}-{rows}x{cols}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         let game = GoGame::enumerate(rows, cols, &dir.join("t.states"), Some(1)).unwrap();
         let values = crate::tie::solve(&game);
