@@ -690,6 +690,53 @@ mod tests {
         Board::new(Geometry::new(rows, cols).unwrap(), RULES)
     }
 
+    /// A random game of at most `moves` moves (passes included) from the empty board, by the
+    /// superko rule: the board, the boards before it, and whether the last move was a pass.
+    pub(super) fn random_game(
+        rows: usize,
+        cols: usize,
+        seed: &mut u64,
+        moves: usize,
+    ) -> (Board, Vec<Board>, bool) {
+        let same = |a: &Board, b: &Board| {
+            a.stones(Color::Black) == b.stones(Color::Black)
+                && a.stones(Color::White) == b.stones(Color::White)
+        };
+        let mut b = empty(rows, cols);
+        let mut history: Vec<Board> = Vec::new();
+        let mut pass = false;
+        for _ in 0..moves {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            let legal: Vec<stonelab_go::Point> = b
+                .legal_moves()
+                .iter()
+                .filter(|&p| {
+                    let mut c = b.clone();
+                    c.play(Move::Play(p));
+                    !history
+                        .iter()
+                        .chain(std::iter::once(&b))
+                        .any(|h| same(h, &c))
+                })
+                .collect();
+            let pick = (*seed % (legal.len() as u64 + 1)) as usize;
+            if pick == legal.len() && pass {
+                break;
+            }
+            history.push(b.clone());
+            if pick == legal.len() {
+                b.pass();
+                pass = true;
+            } else {
+                b.play(Move::Play(legal[pick]));
+                pass = false;
+            }
+        }
+        (b, history, pass)
+    }
+
     #[test]
     fn tiny_boards_agree_with_plain_minimax() {
         for (rows, cols) in [(1, 2), (1, 3)] {
@@ -711,28 +758,7 @@ mod tests {
         let mut checked = 0;
         for (rows, cols, games) in [(1, 4, 40), (1, 5, 10)] {
             for _ in 0..games {
-                let mut b = empty(rows, cols);
-                let mut history = Vec::new();
-                let mut pass = false;
-                for _ in 0..6 {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let legal: Vec<stonelab_go::Point> = b.legal_moves().iter().collect();
-                    history.push(b.clone());
-                    let pick = (seed % (legal.len() as u64 + 1)) as usize;
-                    if pick == legal.len() {
-                        if pass {
-                            history.pop();
-                            break;
-                        }
-                        b.pass();
-                        pass = true;
-                    } else {
-                        b.play(Move::Play(legal[pick]));
-                        pass = false;
-                    }
-                }
+                let (b, history, pass) = random_game(rows, cols, &mut seed, 6);
                 let plain = Search::new(*b.geometry())
                     .without_table()
                     .with_node_limit(1_000_000)
@@ -806,39 +832,7 @@ mod hinted {
             let hint =
                 |b: &Board, pass: bool| game.state_of(b, pass).ok().map(|s| values[s as usize]);
             for _ in 0..games {
-                let mut b = Board::new(Geometry::new(rows, cols).unwrap(), RULES);
-                let mut history = Vec::new();
-                let mut pass = false;
-                for _ in 0..8 {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let legal: Vec<stonelab_go::Point> = b
-                        .legal_moves()
-                        .iter()
-                        .filter(|&p| {
-                            let mut c = b.clone();
-                            c.play(Move::Play(p));
-                            !history.iter().chain(std::iter::once(&b)).any(|h: &Board| {
-                                h.stones(Color::Black) == c.stones(Color::Black)
-                                    && h.stones(Color::White) == c.stones(Color::White)
-                            })
-                        })
-                        .collect();
-                    history.push(b.clone());
-                    let pick = (seed % (legal.len() as u64 + 1)) as usize;
-                    if pick == legal.len() {
-                        if pass {
-                            history.pop();
-                            break;
-                        }
-                        b.pass();
-                        pass = true;
-                    } else {
-                        b.play(Move::Play(legal[pick]));
-                        pass = false;
-                    }
-                }
+                let (b, history, pass) = super::tests::random_game(rows, cols, &mut seed, 8);
                 let plain = Search::new(*b.geometry())
                     .without_table()
                     .with_hint(&hint)
