@@ -489,11 +489,10 @@ impl<'a> Search<'a> {
         for (mv, _) in moves {
             let (f, made, caps) = if let Move::Play(_) = mv {
                 let opponent = board.to_move().opponent();
-                let before = self.key(board);
                 board.play_unchecked(mv);
                 let k = self.key(board);
                 let of = |k: Key| if opponent == Color::Black { k.0 } else { k.1 };
-                let caps = of(before) & !of(k);
+                let caps = of(here) & !of(k);
                 if let Some(&i) = self.latest.get(&k) {
                     board.undo().expect("just played");
                     // Were the move legal, the mover might do better: the opponent's proof needs

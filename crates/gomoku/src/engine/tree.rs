@@ -1,16 +1,16 @@
 //! The alpha-beta tree: iterative-deepening principal-variation search over a [`Position`] with
 //! aspiration windows at the root, the pruning and reductions that pay in Gomoku (razoring into a
 //! VCF quiescence, reverse futility, a rare null move where no three of the opponent's is pending,
-//! late-move pruning and reductions), a
-//! move order from both colours' cell values, the transposition move, killers and history, and a
-//! two-way bucketed transposition table with generations.
+//! late-move pruning and reductions), a move order from both colours' cell values, the
+//! transposition move, killers and history, and a two-way bucketed transposition table with
+//! generations.
 //!
 //! The quiescence of fours: the side to move tries its fours (each forces the block) up to
 //! [`QUIESCENCE_FOURS`] deep, so a VCF at the horizon is seen as the win it is. Only the fours that
 //! follow the mover's last stone (on its lines), and after the first [`QUIESCENCE_PLAIN_FOURS`]
 //! only fours that make more besides: the attack a line started, not every four on the board.
-//! Razoring drops into it; depth-0 leaves do only when [`LEAF_QUIESCENCE`] is on (off: measured weaker against a
-//! threat-space attacker).
+//! Razoring drops into it; depth-0 leaves do only when [`LEAF_QUIESCENCE`] is on (off: measured
+//! weaker against a threat-space attacker).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
