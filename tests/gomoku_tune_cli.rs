@@ -57,6 +57,7 @@ fn selfplay_resumes_and_tune_writes_weights() {
     assert_eq!(o.status.code(), Some(2));
 
     let weights = dir.join("w.txt");
+    let threat = dir.join("t.txt");
     let o = common::stonelab_with_input(
         &[
             "gomoku",
@@ -70,12 +71,42 @@ fn selfplay_resumes_and_tune_writes_weights() {
             "json",
             "--out",
             weights.to_str().unwrap(),
+            "--threat-out",
+            threat.to_str().unwrap(),
         ],
         "",
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["games"], 5);
+    // The threat-mask weights: a valid file whose header names the fit.
+    let t = std::fs::read_to_string(&threat).unwrap();
+    assert!(t.contains("Provenance: `stonelab gomoku tune"), "{t}");
+    assert_eq!(
+        stonelab_gomoku::engine::threats::parse(&t).unwrap().len(),
+        2048
+    );
+    // With --no-threats they stay the compiled-in ones.
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune",
+            record_s,
+            "--epochs",
+            "5",
+            "--no-threats",
+            "--threat-out",
+            threat.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let t = std::fs::read_to_string(&threat).unwrap();
+    assert!(t.contains("--no-threats"), "{t}");
+    assert_eq!(
+        stonelab_gomoku::engine::threats::parse(&t).unwrap(),
+        stonelab_gomoku::engine::threats::table()
+    );
     assert!(report["train_samples"].as_u64().unwrap() > 10);
     assert!(
         report["train_loss_after"].as_f64().unwrap()

@@ -10,9 +10,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use stonelab_gomoku::engine::cells::COMBINATIONS;
 use stonelab_gomoku::engine::selfplay::{self, Outcome, Settings};
-use stonelab_gomoku::engine::tune::{self, Fit, Samples, WEIGHTS};
-use stonelab_gomoku::engine::weights;
+use stonelab_gomoku::engine::tune::{self, Fit, Samples, THREAT_BASE, WEIGHTS};
 use stonelab_gomoku::engine::Class;
+use stonelab_gomoku::engine::{threats, weights};
 use stonelab_gomoku::{Color, Point, Rule};
 
 use super::RuleArg;
@@ -270,6 +270,14 @@ pub struct TuneArgs {
     /// Write the fitted weights here (the format of crates/gomoku/data/eval-weights.txt)
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Keep the threat-mask weights as compiled in (by default `table` and `both` fit them with
+    /// the cell weights)
+    #[arg(long)]
+    no_threats: bool,
+    /// Write the fitted threat-mask weights here (the format of
+    /// crates/gomoku/data/threat-weights.txt)
+    #[arg(long)]
+    threat_out: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -296,6 +304,7 @@ struct TuneReport {
     /// fours, four-three, two threes, two lines of F2 or B3.
     class_params: Option<Vec<f64>>,
     out: Option<String>,
+    threat_out: Option<String>,
 }
 
 /// Every how many games one is held out, for `percent` held out (0: none).
@@ -429,6 +438,9 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     let scale = tune::best_scale(&train, &start);
     let frozen: Vec<bool> = (0..WEIGHTS)
         .map(|k| {
+            if k >= THREAT_BASE {
+                return args.no_threats;
+            }
             let ks = stonelab_gomoku::engine::cells::combinations()[k % COMBINATIONS];
             ks[0] == Class::Five || ks.iter().all(|&c| c == Class::Dead)
         })
@@ -462,25 +474,55 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         holdout_loss_after: held.loss(&rounded, scale),
         class_params,
         out: args.out.as_ref().map(|p| p.display().to_string()),
+        threat_out: args.threat_out.as_ref().map(|p| p.display().to_string()),
     };
+    let names: Vec<String> = args
+        .records
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let provenance = [
+        format!(
+            "Provenance: `stonelab gomoku tune --model {} --skip {} --epochs {} --step {} --l2 {} --holdout {}{}` on",
+            format!("{:?}", args.model).to_lowercase(),
+            args.skip,
+            args.epochs,
+            args.step,
+            args.l2,
+            args.holdout,
+            if args.no_threats { " --no-threats" } else { "" }
+        ),
+        format!("{} ({games} games,", names.join(" ")),
+        format!(
+            "{} positions fitted, {} held out), starting from the previous weights; scale {scale:.1};",
+            report.train_samples, report.holdout_samples
+        ),
+        format!(
+            "held-out cross-entropy {:.5} before, {:.5} after.",
+            report.holdout_loss_before, report.holdout_loss_after
+        ),
+    ];
+    if let Some(out) = &args.threat_out {
+        let threat: Vec<i32> = rounded[THREAT_BASE..].iter().map(|&w| w as i32).collect();
+        let mut header = vec![
+            "Threat-mask weights of stonelab's Gomoku engine (crates/gomoku/src/engine/threats.rs): the".into(),
+            "weight of each combination of threats the two sides hold, from the side to move's view;".into(),
+            "masks not listed weigh 0.".into(),
+        ];
+        header.extend(provenance.iter().cloned());
+        write_atomically(out, threats::format(&header, &threat).as_bytes())
+            .with_context(|| format!("cannot write '{}'", out.display()))?;
+    }
     if let Some(out) = &args.out {
         let pairs: Vec<(i32, i32)> = (0..COMBINATIONS)
             .map(|i| (rounded[i] as i32, rounded[COMBINATIONS + i] as i32))
             .collect();
-        let names: Vec<String> = args
-            .records
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        let header = vec![
+        let mut header: Vec<String> = vec![
             "Evaluation weights of stonelab's Gomoku engine, one line per combination of a cell's four".into(),
             "direction classes (strongest first): the weight when the cell's colour is to move, and when it".into(),
             "waits. Format: crates/gomoku/src/engine/weights.rs.".into(),
-            format!("Provenance: `stonelab gomoku tune --model {} --skip {} --epochs {} --step {} --l2 {} --holdout {}` on", format!("{:?}", args.model).to_lowercase(), args.skip, args.epochs, args.step, args.l2, args.holdout),
-            format!("{} ({games} games,", names.join(" ")),
-            format!("{} positions fitted, {} held out), starting from the previous weights; scale {scale:.1};", report.train_samples, report.holdout_samples),
-            format!("held-out cross-entropy {:.5} before, {:.5} after.", report.holdout_loss_before, report.holdout_loss_after),
         ];
+        header.extend(provenance.iter().cloned());
         write_atomically(out, weights::format(&header, &pairs).as_bytes())
             .with_context(|| format!("cannot write '{}'", out.display()))?;
     }

@@ -51,6 +51,8 @@ pub struct Cell {
     pub flags: u8,
     /// The combination's number ([`combination_index`]).
     pub combination: u16,
+    /// The cell's threat kind ([`super::threats::Kind`] as a number).
+    pub kind: u8,
 }
 
 /// The number of class combinations (multisets of four of the thirteen classes).
@@ -160,6 +162,7 @@ pub fn reference_cell(ks: [Class; 4]) -> Cell {
         waiting,
         flags,
         combination: combination as u16,
+        kind: super::threats::kind(ks) as u8,
     }
 }
 

@@ -11,6 +11,7 @@ pub mod policy;
 pub mod position;
 pub mod search;
 pub mod selfplay;
+pub mod threats;
 pub mod time;
 pub mod tree;
 pub mod tune;

@@ -9,6 +9,7 @@
 
 use crate::engine::cells::{self, Cell, FIVE, FOUR, OPEN_FOUR, THREE};
 use crate::engine::classes::{Class, ClassTable};
+use crate::engine::threats;
 use crate::tables::codes::PAD;
 use crate::tables::geometry::Geometry;
 use crate::tables::pattern::window_key;
@@ -46,6 +47,9 @@ pub struct Position {
     /// Per colour: the sums of the cells' evaluation weights, [to move, waiting].
     weights: [[i64; 2]; 2],
     class_sets: [ClassSets; 2],
+    /// Per colour: how many empty cells have each threat kind ([`threats::Kind`] less one).
+    kinds: [[u16; threats::KINDS]; 2],
+    threat_weights: &'static [i32],
     /// Per cell: stones within two cells (Chebyshev distance).
     near: Vec<u8>,
     /// The empty cells with a stone within two cells.
@@ -77,6 +81,8 @@ impl Position {
             totals: [0; 2],
             weights: [[0; 2]; 2],
             class_sets: [ClassSets::default(); 2],
+            kinds: [[0; threats::KINDS]; 2],
+            threat_weights: threats::table(),
             near: vec![0; size * size],
             candidates: Bitboard::EMPTY,
             hash: 0,
@@ -219,7 +225,18 @@ impl Position {
             let (to_move, waiting) = self.black_foul_weights();
             v -= if s == Color::Black { to_move } else { -waiting };
         }
+        if self.rule() != Rule::Renju {
+            v += i64::from(self.threat_weights[self.threat_mask(s)]);
+        }
         v as i32
+    }
+
+    /// The threat mask for the side to move `s` ([`threats::mask`]): the evaluation's threat
+    /// term (not under renju, whose forbidden cells the kinds do not know).
+    #[inline]
+    #[must_use]
+    pub fn threat_mask(&self, s: Color) -> usize {
+        threats::mask(&self.kinds[s.index()], &self.kinds[(!s).index()])
     }
 
     /// Renju: the evaluation weights (to move, waiting) of Black's forbidden cells, among the cells
@@ -361,6 +378,15 @@ impl Position {
             let w = &mut self.weights[c.index()];
             w[0] += i64::from(now.to_move) - i64::from(was.to_move);
             w[1] += i64::from(now.waiting) - i64::from(was.waiting);
+            if was.kind != now.kind {
+                let k = &mut self.kinds[c.index()];
+                if was.kind != 0 {
+                    k[usize::from(was.kind) - 1] -= 1;
+                }
+                if now.kind != 0 {
+                    k[usize::from(now.kind) - 1] += 1;
+                }
+            }
             let changed = was.flags ^ now.flags;
             if changed == 0 {
                 continue;
@@ -398,6 +424,7 @@ impl Position {
             && fresh.entries == self.entries
             && fresh.values == self.values
             && fresh.totals == self.totals
+            && fresh.kinds == self.kinds
             && fresh.weights == self.weights
             && fresh.class_sets == self.class_sets
             && fresh.near == self.near
@@ -438,6 +465,51 @@ mod tests {
 
     /// Random games on several sizes and both rules: the incremental state equals a rebuild after
     /// every make and unmake, and the five set equals the board's own five points.
+    /// The threat mask kept on make/unmake equals one counted cell by cell from the classes, and
+    /// its five bit agrees with the board's five points.
+    #[test]
+    fn threat_mask_equals_the_cells_counted() {
+        let mut rng = stonelab_rand::Xorshift64Star::new(0x7412_5A5A_0101_9999);
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            for _ in 0..40 {
+                let mut pos = Position::new(15, rule);
+                let mut c = Color::Black;
+                for _ in 0..rng.below(60) {
+                    let near: Vec<Point> = pos.candidates().iter().collect();
+                    let p = if near.is_empty() {
+                        Point::new(7, 7)
+                    } else {
+                        near[rng.below(near.len())]
+                    };
+                    pos.make(p, c);
+                    c = !c;
+                    for s in Color::ALL {
+                        let mut counts = [[0u16; threats::KINDS]; 2];
+                        for y in 0..15 {
+                            for x in 0..15 {
+                                let p = Point::new(x, y);
+                                if pos.stone(p).is_some() {
+                                    continue;
+                                }
+                                for (side, col) in [s, !s].into_iter().enumerate() {
+                                    let ks = Direction::ALL.map(|d| pos.class(p, d, col));
+                                    let k = threats::kind(ks) as usize;
+                                    if k != 0 {
+                                        counts[side][k - 1] += 1;
+                                    }
+                                }
+                            }
+                        }
+                        let m = pos.threat_mask(s);
+                        assert_eq!(m, threats::mask(&counts[0], &counts[1]));
+                        let opp_five = !crate::search::five_points(pos.board(), !s).is_empty();
+                        assert_eq!(m & 1 != 0, opp_five);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn incremental_equals_rebuilt() {
         let mut rng = stonelab_rand::Xorshift64Star::new(0xC0FF_EE00_1234_5678);

@@ -13,10 +13,15 @@
 use super::cells::COMBINATIONS;
 use super::classes::Class;
 use super::position::Position;
+use super::threats::THREAT_MASKS;
 use crate::{Color, Point, Rule};
 
-/// The number of weights: to-move weights first, then waiting weights.
-pub const WEIGHTS: usize = 2 * COMBINATIONS;
+/// The number of weights: to-move weights first, then waiting weights, then the threat masks'
+/// ([`super::threats`]).
+pub const WEIGHTS: usize = 2 * COMBINATIONS + THREAT_MASKS;
+
+/// The number of the first threat-mask weight.
+pub const THREAT_BASE: usize = 2 * COMBINATIONS;
 
 /// Samples in a flat store: sample `i`'s features are `features[starts[i]..starts[i + 1]]`, each a
 /// weight number and a signed count (negative for the waiting side's combinations).
@@ -118,6 +123,7 @@ impl Samples {
         for i in pos.combinations(!s) {
             counts[COMBINATIONS + i] -= 1;
         }
+        counts[THREAT_BASE + pos.threat_mask(s)] += 1;
         for (i, n) in counts.iter().enumerate() {
             if *n != 0 {
                 self.features.push((i as u16, *n));
@@ -158,13 +164,18 @@ impl Samples {
     }
 }
 
-/// The compiled-in weights as one vector: to-move weights, then waiting weights.
+/// The compiled-in weights as one vector: to-move weights, then waiting weights, then the threat
+/// masks'.
 #[must_use]
 pub fn current_weights() -> Vec<f64> {
-    weights_of(super::weights::WEIGHTS_FILE)
+    let mut w = weights_of(super::weights::WEIGHTS_FILE);
+    for (m, &t) in super::threats::table().iter().enumerate() {
+        w[THREAT_BASE + m] = f64::from(t);
+    }
+    w
 }
 
-/// A weights file's pairs as one vector: to-move weights, then waiting weights.
+/// A weights file's pairs as one vector: to-move weights, then waiting weights (threat masks 0).
 ///
 /// # Panics
 /// If `text` is not a valid weights file (it is compiled in).
@@ -265,7 +276,7 @@ impl Design {
         let mut base = vec![0.0; WEIGHTS];
         let mut terms = vec![Vec::new(); WEIGHTS];
         for k in 0..WEIGHTS {
-            if frozen[k] {
+            if frozen[k] || k >= THREAT_BASE {
                 base[k] = start[k];
                 continue;
             }
