@@ -502,29 +502,36 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             report.holdout_loss_before, report.holdout_loss_after
         ),
     ];
+    let header_of = |intro: [&str; 3]| -> Vec<String> {
+        intro
+            .iter()
+            .map(|l| (*l).to_string())
+            .chain(provenance.iter().cloned())
+            .collect()
+    };
+    let save = |out: &PathBuf, text: String| {
+        write_atomically(out, text.as_bytes())
+            .with_context(|| format!("cannot write '{}'", out.display()))
+    };
     if let Some(out) = &args.threat_out {
         let threat: Vec<i32> = rounded[THREAT_BASE..].iter().map(|&w| w as i32).collect();
-        let mut header = vec![
-            "Threat-mask weights of stonelab's Gomoku engine (crates/gomoku/src/engine/threats.rs): the".into(),
-            "weight of each combination of threats the two sides hold, from the side to move's view;".into(),
-            "masks not listed weigh 0.".into(),
-        ];
-        header.extend(provenance.iter().cloned());
-        write_atomically(out, threats::format(&header, &threat).as_bytes())
-            .with_context(|| format!("cannot write '{}'", out.display()))?;
+        let header = header_of([
+            "Threat-mask weights of stonelab's Gomoku engine (crates/gomoku/src/engine/threats.rs): the",
+            "weight of each combination of threats the two sides hold, from the side to move's view;",
+            "masks not listed weigh 0.",
+        ]);
+        save(out, threats::format(&header, &threat))?;
     }
     if let Some(out) = &args.out {
         let pairs: Vec<(i32, i32)> = (0..COMBINATIONS)
             .map(|i| (rounded[i] as i32, rounded[COMBINATIONS + i] as i32))
             .collect();
-        let mut header: Vec<String> = vec![
-            "Evaluation weights of stonelab's Gomoku engine, one line per combination of a cell's four".into(),
-            "direction classes (strongest first): the weight when the cell's colour is to move, and when it".into(),
-            "waits. Format: crates/gomoku/src/engine/weights.rs.".into(),
-        ];
-        header.extend(provenance.iter().cloned());
-        write_atomically(out, weights::format(&header, &pairs).as_bytes())
-            .with_context(|| format!("cannot write '{}'", out.display()))?;
+        let header = header_of([
+            "Evaluation weights of stonelab's Gomoku engine, one line per combination of a cell's four",
+            "direction classes (strongest first): the weight when the cell's colour is to move, and when it",
+            "waits. Format: crates/gomoku/src/engine/weights.rs.",
+        ]);
+        save(out, weights::format(&header, &pairs))?;
     }
     match args.format {
         Format::Json => crate::common::print_json(&report)?,
