@@ -37,6 +37,18 @@ pub struct Args {
     /// stores the intervals either way)
     #[arg(long, value_enum, default_value_t = super::CyclesArg::Interval)]
     pub cycles: super::CyclesArg,
+    /// The ko rule of the reported value: `simple` (the database's rule) or
+    /// `positional-superko` (no stone may recreate an earlier board of the game; the exact value
+    /// of the empty board by a history-aware search ordered by the simple-ko database)
+    #[arg(long, value_enum, default_value_t = KoArg::Simple)]
+    pub ko: KoArg,
+    /// With --ko positional-superko: give up after this many search nodes
+    #[arg(long, default_value_t = 2_000_000_000, value_name = "NODES")]
+    pub node_limit: u64,
+    /// With --ko positional-superko: the depth of each test's first search and the step to the
+    /// next (tuning aid)
+    #[arg(long, hide = true, num_args = 2, value_names = ["FIRST", "STEP"])]
+    pub superko_depths: Option<Vec<u32>>,
     /// Write the results database here (temporary name, then rename)
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -83,6 +95,16 @@ pub struct Args {
     /// within this many seconds
     #[arg(long, default_value_t = 120, value_name = "SECONDS")]
     pub connect_timeout: u64,
+}
+
+/// The ko rule of `go solve`'s reported value.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum KoArg {
+    /// Simple ko (a pass clears the ban): the database's rule
+    #[default]
+    Simple,
+    /// Positional superko: no stone may recreate an earlier board of the game
+    PositionalSuperko,
 }
 
 /// Ends the process with an error when no worker has started (the cluster is not connected)
@@ -293,6 +315,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.process,
             args.processes
         );
+    }
+    if args.ko == KoArg::PositionalSuperko {
+        if args.solver != Solver::Counting || args.processes > 1 || args.verify {
+            bail!("--ko positional-superko runs on one process with the counting solver, without --verify");
+        }
+        if args.cycles != super::CyclesArg::Interval {
+            bail!("--ko positional-superko has no endless games: leave out --cycles");
+        }
     }
     let workers = workers_of(&args)?;
     if args.solver == Solver::Counting {
@@ -551,6 +581,11 @@ fn run_counting(args: &Args, rows: usize, cols: usize, workers: Workers) -> anyh
         let values: Vec<Bounds> = (0..game.num_states()).map(lookup).collect();
         verify(&game, &values)?;
     }
+    if args.ko == KoArg::PositionalSuperko {
+        let tie =
+            |b: &Board, pass: bool| game.state_of(b, pass).ok().map(|s| lookup(s).tie_value());
+        return report_superko(args, &game, &tie, started);
+    }
     let root = lookup(game.start());
     let cycles = stonelab_retro::Cycles::from(args.cycles);
     let root = root.under(cycles);
@@ -574,6 +609,88 @@ fn run_counting(args: &Args, rows: usize, cols: usize, workers: Workers) -> anyh
             peak_rss: peak_rss(),
         }),
     )
+}
+
+/// `go solve --ko positional-superko`: the empty board's exact value under positional superko,
+/// by [`superko::solve_empty`] with the simple-ko tie values (`tie`) as its move order.
+fn report_superko(
+    args: &Args,
+    game: &GoGame,
+    tie: stonelab_retro::superko::Hint<'_>,
+    started: Instant,
+) -> anyhow::Result<()> {
+    use stonelab_retro::superko;
+    let g = *game.geometry();
+    let board = format!("{}x{}", g.rows(), g.cols());
+    let searched = Instant::now();
+    let spinner = crate::common::Spinner::new(format!("{board}: positional-superko search"));
+    let depths = args
+        .superko_depths
+        .as_ref()
+        .map(|d| (d[0].max(1), d[1].max(1)));
+    let result = superko::solve_empty_with(g, Some(tie), Some(args.node_limit), depths);
+    spinner.finish();
+    let (value, best, stats) = result.map_err(|e| {
+        anyhow::anyhow!("{board}: {e}; raise --node-limit (the value stays unknown)")
+    })?;
+    let best = best.map(|m| format_move(m, &g)).unwrap_or_default();
+    let search_seconds = searched.elapsed().as_secs_f64();
+    let seconds = started.elapsed().as_secs_f64();
+    let rules_text = format!("{}, komi {}", superko::RULES_TEXT, args.komi);
+    match args.format {
+        Format::Json => {
+            let mut rules = gogame::rules_json(args.komi);
+            rules["ko"] = serde_json::json!("positional-superko");
+            rules["pass_clears_ko"] = serde_json::Value::Null;
+            rules["cycles"] = serde_json::json!("none: no board may recur, every game ends");
+            crate::common::print_json(&serde_json::json!({
+                "board": board,
+                "rules": rules,
+                "positions": game.positions(),
+                "states": game.num_states(),
+                "value": {
+                    "lo": gogame::bound_json(value, args.komi),
+                    "hi": gogame::bound_json(value, args.komi),
+                },
+                "exact": true,
+                "best": [best],
+                "nodes": stats.nodes,
+                "table_hits": stats.table_hits,
+                "table_entries": stats.entries,
+                "tests": stats.tests,
+                "search_seconds": search_seconds,
+                "seconds": seconds,
+                "peak_rss_bytes": peak_rss(),
+            }))?;
+        }
+        Format::Text => {
+            println!("board {board}");
+            println!("rules {rules_text}");
+            println!("positions {}", game.positions());
+            println!("states {}", game.num_states());
+            println!(
+                "value {}",
+                gogame::format_bounds(
+                    Bounds {
+                        lo: value,
+                        hi: value
+                    },
+                    args.komi
+                )
+            );
+            println!("best {best}");
+            println!(
+                "nodes {} (table hits {}, entries {}, tests {})",
+                stats.nodes, stats.table_hits, stats.entries, stats.tests
+            );
+            println!("search_seconds {search_seconds:.3}");
+            println!("seconds {seconds:.3}");
+            if let Some(b) = peak_rss() {
+                println!("peak_rss {:.0} MiB", b as f64 / f64::from(1u32 << 20));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What the counting solver adds to the report (JSON only: the text lines stay as they were).

@@ -18,6 +18,7 @@
 //! `s % workers == index` and value changes flow backwards along predecessor edges, round by round,
 //! until timely's progress tracking sees that no message is left.
 
+pub mod benson;
 pub mod checkpoint;
 pub mod count;
 pub mod dataflow;

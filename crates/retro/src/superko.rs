@@ -30,6 +30,8 @@ use std::collections::HashMap;
 
 use stonelab_go::{Board, Color, Geometry, Move, Rules};
 
+use crate::benson::Masks;
+
 /// The rules text of these values.
 pub const RULES_TEXT: &str = "area scoring, suicide illegal, positional superko (no stone may \
 recreate an earlier position of the game; a pass is always legal), two consecutive passes end \
@@ -73,6 +75,10 @@ fn filter_may_hold(f: &Filter, k: Key) -> bool {
         .iter()
         .all(|&b| f[b / 64] >> (b % 64) & 1 != 0)
 }
+
+/// The depth of the first search of each test, and the step to the next.
+const FIRST_DEPTH: u32 = 24;
+const DEPTH_STEP: u32 = 8;
 
 /// Earlier positions a result depends on, at most this many (else it is not stored).
 const MAX_DEPENDS: usize = 8;
@@ -150,6 +156,9 @@ struct Entry {
 struct Found {
     value: i16,
     cond: Cond,
+    /// False when the search met its depth limit before it could decide: `value` and `cond`
+    /// mean nothing then.
+    known: bool,
 }
 
 impl Found {
@@ -157,6 +166,15 @@ impl Found {
         Found {
             value,
             cond: Cond::none(),
+            known: true,
+        }
+    }
+
+    fn unknown() -> Found {
+        Found {
+            value: 0,
+            cond: Cond::none(),
+            known: false,
         }
     }
 }
@@ -174,6 +192,8 @@ pub struct Stats {
     pub entries: u64,
     /// Null-window tests run by [`Search::value`].
     pub tests: u32,
+    /// Depth-limited searches that left a test undecided (each followed by a deeper one).
+    pub iterations: u32,
 }
 
 /// A move-order hint: an estimate of the value (Black's view) of a position with its side to
@@ -185,6 +205,11 @@ pub struct Search<'a> {
     geometry: Geometry,
     cols: usize,
     points: i16,
+    /// Score bounds from unconditional life (none when `use_bounds` is off).
+    masks: Masks,
+    use_bounds: bool,
+    /// The depth of each test's first search and the step to the next.
+    depths: (u32, u32),
     /// The boards of the game so far, the current one last.
     path: Vec<Key>,
     /// For each board on the path, its latest index there.
@@ -212,6 +237,9 @@ impl<'a> Search<'a> {
         assert!(points < 64, "superko search: at most 63 points");
         Search {
             points: points as i16,
+            masks: Masks::new(geometry.rows(), cols),
+            use_bounds: true,
+            depths: (FIRST_DEPTH, DEPTH_STEP),
             geometry,
             cols,
             path: Vec::new(),
@@ -229,6 +257,20 @@ impl<'a> Search<'a> {
     #[must_use]
     pub fn without_table(mut self) -> Search<'a> {
         self.use_table = false;
+        self
+    }
+
+    /// Each test by one search without a depth limit (the plain depth-first search).
+    #[must_use]
+    pub fn without_depth_limit(mut self) -> Search<'a> {
+        self.depths = (u32::MAX, 0);
+        self
+    }
+
+    /// Without the score bounds from unconditional life (the module docs).
+    #[must_use]
+    pub fn without_bounds(mut self) -> Search<'a> {
+        self.use_bounds = false;
         self
     }
 
@@ -296,7 +338,7 @@ impl<'a> Search<'a> {
         while lo < hi {
             let beta = g.max(lo + 1);
             self.stats.tests += 1;
-            let f = self.search(&mut board, pass, beta - 1, beta)?;
+            let f = self.test(&mut board, pass, beta - 1, beta)?;
             if f.value >= beta {
                 lo = f.value;
                 g = f.value + 1;
@@ -338,12 +380,15 @@ impl<'a> Search<'a> {
                 board.play_unchecked(mv);
                 let k = self.key(board);
                 let saved = self.push(k);
-                let f = self.search(board, mv == Move::Pass, v - 1, v + 1);
+                // A null-window test: whether the move keeps at least (Black) or at most
+                // (White) the root's value; no child can do better than the root.
+                let (a, b) = if black { (v - 1, v) } else { (v, v + 1) };
+                let f = self.test(board, mv == Move::Pass, a, b);
                 self.pop(k, saved);
                 board.undo().expect("just played");
                 f?.value
             };
-            if value == v || (black && value > v) || (!black && value < v) {
+            if (black && value >= v) || (!black && value <= v) {
                 return Ok(Some(mv));
             }
         }
@@ -386,17 +431,24 @@ impl<'a> Search<'a> {
             .map(|p| (Move::Play(p), 0))
             .chain(std::iter::once((Move::Pass, -1000)))
             .collect();
-        if let Some(hint) = self.hint {
-            for m in &mut out {
-                board.play_unchecked(m.0);
+        let sign = if black { 1 } else { -1 };
+        for m in &mut out {
+            board.play_unchecked(m.0);
+            if let Some(hint) = self.hint {
                 if let Some(v) = hint(board, m.0 == Move::Pass) {
-                    m.1 = if black { i32::from(v) } else { -i32::from(v) } * 4;
+                    m.1 = sign * i32::from(v) * 4096;
                     if m.0 == Move::Pass {
-                        m.1 -= 1;
+                        m.1 -= 2048;
                     }
                 }
-                board.undo().expect("just played");
             }
+            if self.use_bounds {
+                // Among moves of equal hint, those that make more points permanent first.
+                let k = self.key(board);
+                let (lo, hi) = self.masks.bounds(k.0, k.1);
+                m.1 += sign * i32::from(lo + hi) * 8;
+            }
+            board.undo().expect("just played");
         }
         out.sort_by_key(|m| std::cmp::Reverse(m.1));
         out
@@ -430,12 +482,35 @@ impl<'a> Search<'a> {
     }
 
     /// Alpha-beta (Black maximises) on the board on top of the path.
+    /// A null-window test of the board on top of the path, by depth-limited searches of growing
+    /// depth until one decides it (every game ends, so one does).
+    fn test(
+        &mut self,
+        board: &mut Board,
+        pass: bool,
+        alpha: i16,
+        beta: i16,
+    ) -> Result<Found, NodeLimit> {
+        let mut depth = self.depths.0;
+        loop {
+            let f = self.search(board, pass, alpha, beta, depth)?;
+            if f.known {
+                return Ok(f);
+            }
+            self.stats.iterations += 1;
+            depth = depth.saturating_add(self.depths.1);
+        }
+    }
+
+    /// Alpha-beta (Black maximises) on the board on top of the path, `depth` plies at most:
+    /// a line longer than that leaves the result unknown unless other moves decide it.
     fn search(
         &mut self,
         board: &mut Board,
         pass: bool,
         mut alpha: i16,
         mut beta: i16,
+        depth: u32,
     ) -> Result<Found, NodeLimit> {
         self.stats.nodes += 1;
         if self.stats.nodes > self.node_limit {
@@ -443,6 +518,17 @@ impl<'a> Search<'a> {
         }
         let ply = self.path.len() - 1;
         let here = self.path[ply];
+        if self.use_bounds {
+            // Each colour's permanent points stay its own whatever the history: the bounds hold
+            // under any history, with no condition.
+            let (lo, hi) = self.masks.bounds(here.0, here.1);
+            if lo >= beta || lo == hi {
+                return Ok(Found::leaf(lo));
+            }
+            if hi <= alpha {
+                return Ok(Found::leaf(hi));
+            }
+        }
         let black = board.to_move() == Color::Black;
         let tkey = (here, u8::from(black) << 1 | u8::from(pass));
         let mut hint_move = u8::MAX;
@@ -456,6 +542,7 @@ impl<'a> Search<'a> {
                     return Ok(Found {
                         value: e.lower,
                         cond: self.recall(&e.lower_cond),
+                        known: true,
                     });
                 }
                 if upper_ok && e.upper <= alpha {
@@ -463,6 +550,7 @@ impl<'a> Search<'a> {
                     return Ok(Found {
                         value: e.upper,
                         cond: self.recall(&e.upper_cond),
+                        known: true,
                     });
                 }
                 if lower_ok || upper_ok {
@@ -474,6 +562,16 @@ impl<'a> Search<'a> {
             }
         }
         let (alpha0, beta0) = (alpha, beta);
+        if depth == 0 {
+            // At the horizon only a pass that ends the game in the mover's favour decides.
+            if pass {
+                let v = self.score(board);
+                if (black && v >= beta) || (!black && v <= alpha) {
+                    return Ok(Found::leaf(v));
+                }
+            }
+            return Ok(Found::unknown());
+        }
         let mut moves = self.children(board);
         if hint_move != u8::MAX {
             if let Some(i) = moves.iter().position(|m| self.code(m.0) == hint_move) {
@@ -486,6 +584,8 @@ impl<'a> Search<'a> {
         // The mover's proof: its best move's line. The opponent's: every move of the mover.
         let mut own = Cond::none();
         let mut theirs = Cond::none();
+        // The first move whose line the depth limit cut short.
+        let mut unknown = u8::MAX;
         for (mv, _) in moves {
             let (f, made, caps) = if let Move::Play(_) = mv {
                 let opponent = board.to_move().opponent();
@@ -502,7 +602,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let saved = self.push(k);
-                let f = self.search(board, false, alpha, beta);
+                let f = self.search(board, false, alpha, beta, depth - 1);
                 self.pop(k, saved);
                 board.undo().expect("just played");
                 (f?, Some(k), caps)
@@ -511,11 +611,17 @@ impl<'a> Search<'a> {
             } else {
                 board.play_unchecked(mv);
                 let saved = self.push(here);
-                let f = self.search(board, true, alpha, beta);
+                let f = self.search(board, true, alpha, beta, depth - 1);
                 self.pop(here, saved);
                 board.undo().expect("just played");
                 (f?, None, 0)
             };
+            if !f.known {
+                if unknown == u8::MAX {
+                    unknown = self.code(mv);
+                }
+                continue;
+            }
             theirs.absorb(&f.cond, ply);
             theirs.captured |= caps;
             let better = if black {
@@ -542,6 +648,14 @@ impl<'a> Search<'a> {
                 break;
             }
         }
+        if alpha < beta && unknown != u8::MAX {
+            // No move decided, and some line was cut short: undecided at this depth. The cut
+            // line goes first next time.
+            if self.use_table {
+                self.remember(tkey, unknown);
+            }
+            return Ok(Found::unknown());
+        }
         // Which proof the result needs: a lower bound is Black's, an upper bound White's.
         let (lower, upper) = (best >= beta0, best <= alpha0);
         let cond = match (lower || upper, (lower == black) || (upper && !black)) {
@@ -553,11 +667,38 @@ impl<'a> Search<'a> {
                 both
             }
         };
-        let out = Found { value: best, cond };
+        let out = Found {
+            value: best,
+            cond,
+            known: true,
+        };
         if self.use_table && out.cond.overflow == usize::MAX {
             self.store(tkey, &out, best_move, alpha0, beta0);
         }
         Ok(out)
+    }
+
+    /// Keeps `best` as the node's first move to try (no bound).
+    fn remember(&mut self, tkey: (Key, u8), best: u8) {
+        if let Some(e) = self.table.get_mut(&tkey) {
+            e.best = best;
+        } else if self.table.len() < self.capacity {
+            let none = || Stored {
+                captured: 0,
+                generated: [0; FILTER_WORDS],
+                depends: Box::new([]),
+            };
+            self.table.insert(
+                tkey,
+                Entry {
+                    lower: -self.points,
+                    lower_cond: none(),
+                    upper: self.points,
+                    upper_cond: none(),
+                    best,
+                },
+            );
+        }
     }
 
     /// Stores a node's result (its window was `alpha0`, `beta0`).
@@ -611,9 +752,13 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The value by alpha-beta with no table (the search without its transpositions).
+/// The value by alpha-beta with no table, no bounds from unconditional life and no depth limit
+/// (the plain search).
 pub fn alpha_beta(board: &Board, pass: bool, history: &[Board]) -> Result<i16, NodeLimit> {
-    let mut s = Search::new(*board.geometry()).without_table();
+    let mut s = Search::new(*board.geometry())
+        .without_table()
+        .without_bounds()
+        .without_depth_limit();
     s.value(board, pass, history, 0).map(|(v, _)| v)
 }
 
@@ -667,8 +812,21 @@ pub fn solve_empty(
     hint: Option<Hint<'_>>,
     node_limit: Option<u64>,
 ) -> Result<(i16, Option<Move>, Stats), NodeLimit> {
+    solve_empty_with(geometry, hint, node_limit, None)
+}
+
+/// [`solve_empty`] with the depths of the iterative deepening (first, step) when given.
+pub fn solve_empty_with(
+    geometry: Geometry,
+    hint: Option<Hint<'_>>,
+    node_limit: Option<u64>,
+    depths: Option<(u32, u32)>,
+) -> Result<(i16, Option<Move>, Stats), NodeLimit> {
     let board = Board::new(geometry, RULES);
     let mut s = Search::new(geometry);
+    if let Some(d) = depths {
+        s.depths = d;
+    }
     if let Some(h) = hint {
         s = s.with_hint(h);
     }
@@ -760,6 +918,8 @@ mod tests {
                 let (b, history, pass) = random_game(rows, cols, &mut seed, 6);
                 let plain = Search::new(*b.geometry())
                     .without_table()
+                    .without_bounds()
+                    .without_depth_limit()
                     .with_node_limit(1_000_000)
                     .value(&b, pass, &history, 0);
                 let Ok((plain, _)) = plain else { continue };
@@ -823,10 +983,10 @@ mod hinted {
     /// From positions after random games on 2x2 and 2x3 (histories included), with the simple-ko
     /// order, the table search agrees with the search without a table wherever that one ends.
     #[test]
-    fn table_agrees_with_plain_alpha_beta_on_2x2_and_2x3() {
+    fn table_agrees_with_plain_alpha_beta_on_2x2_2x3_and_3x3() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0;
-        for (rows, cols, games) in [(2, 2, 40), (2, 3, 30)] {
+        for (rows, cols, games) in [(2, 2, 40), (2, 3, 30), (3, 3, 20)] {
             let (game, values) = tie_hint(rows, cols);
             let hint =
                 |b: &Board, pass: bool| game.state_of(b, pass).ok().map(|s| values[s as usize]);
@@ -834,6 +994,8 @@ mod hinted {
                 let (b, history, pass) = super::tests::random_game(rows, cols, &mut seed, 8);
                 let plain = Search::new(*b.geometry())
                     .without_table()
+                    .without_bounds()
+                    .without_depth_limit()
                     .with_hint(&hint)
                     .with_node_limit(300_000)
                     .value(&b, pass, &history, 0);
@@ -856,7 +1018,7 @@ mod hinted {
     #[test]
     #[ignore]
     fn bigger() {
-        for (rows, cols) in [(2, 2), (1, 5), (2, 3), (3, 3)] {
+        for (rows, cols) in [(2, 2), (1, 5), (2, 3), (3, 3), (3, 4)] {
             let (game, values) = tie_hint(rows, cols);
             let hint =
                 |b: &Board, pass: bool| game.state_of(b, pass).ok().map(|s| values[s as usize]);
