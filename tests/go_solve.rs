@@ -247,6 +247,81 @@ fn superko_refuses_what_it_cannot_do() {
     }
 }
 
+/// `go query --ko positional-superko` on a 2x2 database: the empty board's value is the published
+/// one, and at every position of a few plies (history included) the value is the best of its
+/// children's values for the side to move (a pass after a pass ends the game), with the best move
+/// among the children that keep it.
+#[test]
+fn query_under_superko_is_consistent_with_its_children() {
+    let db = temp("superko-2x2.db");
+    solve_to("2x2", &db);
+    let q = |moves: &str| {
+        let out = run(&[
+            "go",
+            "query",
+            db.to_str().unwrap(),
+            "--ko",
+            "positional-superko",
+            "--moves",
+            moves,
+            "--format",
+            "json",
+        ]);
+        let ok = out.status.success();
+        (
+            ok,
+            if ok {
+                json(&out)
+            } else {
+                serde_json::Value::Null
+            },
+        )
+    };
+    let want = superko_table()
+        .into_iter()
+        .find(|r| r.0 == "2x2")
+        .unwrap()
+        .1;
+    let (_, root) = q("");
+    assert_eq!(root["value"]["lo"].as_i64(), Some(want));
+    let mut checked = 0;
+    let mut todo = vec![String::new()];
+    while let Some(moves) = todo.pop() {
+        let (_, here) = q(&moves);
+        if here["game_over"] == true {
+            continue;
+        }
+        let v = here["value"]["lo"].as_i64().unwrap();
+        let colour = if here["to_move"] == "black" { "B" } else { "W" };
+        let mut values = Vec::new();
+        for vertex in ["A1", "A2", "B1", "B2", "pass"] {
+            let next = format!("{moves} {colour} {vertex}").trim().to_string();
+            let (ok, child) = q(&next);
+            if !ok {
+                continue; // occupied, suicide or a repeated board
+            }
+            let cv = child["value"]["lo"].as_i64().unwrap();
+            values.push((vertex, cv));
+            if next.split_whitespace().count() < 8 {
+                todo.push(next);
+            }
+        }
+        let best = if colour == "B" {
+            values.iter().map(|x| x.1).max()
+        } else {
+            values.iter().map(|x| x.1).min()
+        };
+        assert_eq!(best, Some(v), "after '{moves}': {values:?}");
+        let b = here["best"][0].as_str().unwrap();
+        assert!(
+            values.contains(&(b, v)),
+            "after '{moves}': best {b}, {values:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+}
+
 #[test]
 fn query_answers_under_the_tie_rule() {
     let db = temp("tie-2x3.db");

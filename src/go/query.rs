@@ -27,6 +27,14 @@ pub struct Args {
     /// What an endless game is worth in the value and best moves (`tie`: 0 before komi)
     #[arg(long, value_enum, default_value_t = super::CyclesArg::Interval)]
     pub cycles: super::CyclesArg,
+    /// The ko rule: `simple` (the database's) or `positional-superko` (no stone may recreate an
+    /// earlier board of the game: the moves are replayed under that rule and the position's exact
+    /// value is searched with its history, ordered by the database)
+    #[arg(long, value_enum, default_value_t = super::solve::KoArg::Simple)]
+    pub ko: super::solve::KoArg,
+    /// With --ko positional-superko: give up after this many search nodes
+    #[arg(long, default_value_t = 2_000_000_000, value_name = "NODES")]
+    pub node_limit: u64,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -79,6 +87,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let cycles = stonelab_retro::Cycles::from(args.cycles);
     let value = |s: u64| db.get(s).expect("state below len").under(cycles);
+    if args.ko == super::solve::KoArg::PositionalSuperko {
+        if args.cycles != super::CyclesArg::Interval {
+            bail!("--ko positional-superko has no endless games: leave out --cycles");
+        }
+        let tie = |b: &Board, pass: bool| {
+            game.state_of(b, pass)
+                .ok()
+                .and_then(|s| db.get(s))
+                .map(Bounds::tie_value)
+        };
+        return query_superko(&args, g, &board_text, &tie);
+    }
 
     let mut board = Board::new(g, Rules::STANDARD);
     let mut passes = 0;
@@ -142,6 +162,115 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             for (m, b) in &moves {
                 println!("move {} {}", fmt(*m), gogame::format_bounds(*b, args.komi));
             }
+        }
+    }
+    Ok(())
+}
+
+/// `go query --ko positional-superko`: the moves replayed under positional superko, then the
+/// position's exact value with its history by [`stonelab_retro::superko::Search`], ordered by the
+/// database's tie values (`tie`).
+fn query_superko(
+    args: &Args,
+    g: Geometry,
+    board_text: &str,
+    tie: stonelab_retro::superko::Hint<'_>,
+) -> anyhow::Result<()> {
+    use stonelab_retro::superko;
+    let same = |a: &Board, b: &Board| {
+        a.stones(stonelab_go::Color::Black) == b.stones(stonelab_go::Color::Black)
+            && a.stones(stonelab_go::Color::White) == b.stones(stonelab_go::Color::White)
+    };
+    let mut board = Board::new(g, superko::RULES);
+    let mut history: Vec<Board> = Vec::new();
+    let mut passes = 0;
+    for (i, m) in parse_move_list(&args.moves)?.iter().enumerate() {
+        let number = i + 1;
+        if passes >= 2 {
+            bail!("move {number}: the game ended after two passes");
+        }
+        let mv = parse_vertex(&m.vertex, &g).map_err(|e| anyhow::anyhow!("move {number}: {e}"))?;
+        if m.color != board.to_move() {
+            bail!(
+                "move {number}: {} is not to move (moves alternate, Black first)",
+                m.color
+            );
+        }
+        let before = board.clone();
+        board.try_play(mv).map_err(|e| {
+            anyhow::anyhow!("move {number} ({} {}): {e}", m.color.letter(), m.vertex)
+        })?;
+        if mv != Move::Pass && (same(&before, &board) || history.iter().any(|h| same(h, &board))) {
+            bail!(
+                "move {number} ({} {}): recreates an earlier position (positional superko)",
+                m.color.letter(),
+                m.vertex
+            );
+        }
+        history.push(before);
+        passes = if mv == Move::Pass { passes + 1 } else { 0 };
+    }
+    let started = std::time::Instant::now();
+    let (value, best, stats) = if passes >= 2 {
+        let [b, w] = stonelab_go::score::area(
+            &g,
+            board.stones(stonelab_go::Color::Black),
+            board.stones(stonelab_go::Color::White),
+        );
+        (b as i16 - w as i16, None, superko::Stats::default())
+    } else {
+        let mut search = superko::Search::new(g)
+            .with_hint(tie)
+            .with_node_limit(args.node_limit);
+        let guess = tie(&board, passes == 1).unwrap_or(0);
+        let (v, best) = search
+            .value(&board, passes == 1, &history, guess)
+            .map_err(|e| anyhow::anyhow!("{e}; raise --node-limit (the value stays unknown)"))?;
+        (v, best, search.stats)
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let best: Vec<String> = best.map(|m| format_move(m, &g)).into_iter().collect();
+    match args.format {
+        Format::Json => {
+            let mut rules = gogame::rules_json(args.komi);
+            rules["ko"] = serde_json::json!("positional-superko");
+            rules["pass_clears_ko"] = serde_json::Value::Null;
+            rules["cycles"] = serde_json::json!("none: no board may recur, every game ends");
+            crate::common::print_json(&serde_json::json!({
+                "board": board_text,
+                "rules": rules,
+                "to_move": board.to_move().to_string(),
+                "game_over": passes >= 2,
+                "value": {
+                    "lo": gogame::bound_json(value, args.komi),
+                    "hi": gogame::bound_json(value, args.komi),
+                },
+                "exact": true,
+                "best": best,
+                "nodes": stats.nodes,
+                "seconds": seconds,
+            }))?;
+        }
+        Format::Text => {
+            print!("{board}");
+            println!("rules {}, komi {}", superko::RULES_TEXT, args.komi);
+            println!("to_move {}", board.to_move());
+            if passes >= 2 {
+                println!("game over");
+            }
+            println!(
+                "value {}",
+                gogame::format_bounds(
+                    Bounds {
+                        lo: value,
+                        hi: value
+                    },
+                    args.komi
+                )
+            );
+            println!("best {}", best.join(" "));
+            println!("nodes {}", stats.nodes);
+            println!("seconds {seconds:.3}");
         }
     }
     Ok(())
