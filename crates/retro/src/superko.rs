@@ -210,6 +210,9 @@ pub struct Search<'a> {
     use_bounds: bool,
     /// The depth of each test's first search and the step to the next.
     depths: (u32, u32),
+    /// Cutoffs each move caused (by colour, then point, the pass last): the order among moves
+    /// equal by hint and bounds.
+    cutoffs: Vec<u32>,
     /// The boards of the game so far, the current one last.
     path: Vec<Key>,
     /// For each board on the path, its latest index there.
@@ -240,6 +243,7 @@ impl<'a> Search<'a> {
             masks: Masks::new(geometry.rows(), cols),
             use_bounds: true,
             depths: (FIRST_DEPTH, DEPTH_STEP),
+            cutoffs: vec![0; 128],
             geometry,
             cols,
             path: Vec::new(),
@@ -438,7 +442,7 @@ impl<'a> Search<'a> {
                 if let Some(v) = hint(board, m.0 == Move::Pass) {
                     m.1 = sign * i32::from(v) * 4096;
                     if m.0 == Move::Pass {
-                        m.1 -= 2048;
+                        m.1 += 2048;
                     }
                 }
             }
@@ -450,8 +454,17 @@ impl<'a> Search<'a> {
             }
             board.undo().expect("just played");
         }
-        out.sort_by_key(|m| std::cmp::Reverse(m.1));
+        let side = if black { 0 } else { 64 };
+        out.sort_by_key(|m| std::cmp::Reverse((m.1, self.cutoffs[side + self.slot(m.0)])));
         out
+    }
+
+    /// The move's index among a colour's cutoff counters.
+    fn slot(&self, mv: Move) -> usize {
+        match mv {
+            Move::Play(p) => p.row() * self.cols + p.col(),
+            Move::Pass => 63,
+        }
     }
 
     /// Whether a stored condition holds for the node on top of the path in this game: the boards
@@ -645,6 +658,8 @@ impl<'a> Search<'a> {
                 beta = beta.min(best);
             }
             if alpha >= beta {
+                let i = if black { 0 } else { 64 } + self.slot(mv);
+                self.cutoffs[i] = self.cutoffs[i].saturating_add(depth.min(64));
                 break;
             }
         }
