@@ -27,6 +27,33 @@
 //! [`alpha_beta`] (this search without its table).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast hasher for the boards' masks (the keys are not chosen by an adversary).
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        (self.0 ^ self.0 >> 29).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ self.0 >> 32
+    }
+}
+
+type Map<K, V> = HashMap<K, V, BuildHasherDefault<Mix>>;
 
 use stonelab_go::{Board, Color, Geometry, Move, Rules};
 
@@ -216,8 +243,8 @@ pub struct Search<'a> {
     /// The boards of the game so far, the current one last.
     path: Vec<Key>,
     /// For each board on the path, its latest index there.
-    latest: HashMap<Key, usize>,
-    table: HashMap<(Key, u8), Entry>,
+    latest: Map<Key, usize>,
+    table: Map<(Key, u8), Entry>,
     /// Entries kept at most (the table stops growing there).
     capacity: usize,
     use_table: bool,
@@ -247,8 +274,8 @@ impl<'a> Search<'a> {
             geometry,
             cols,
             path: Vec::new(),
-            latest: HashMap::new(),
-            table: HashMap::new(),
+            latest: Map::default(),
+            table: Map::default(),
             capacity: 1 << 24,
             use_table: true,
             hint: None,
@@ -365,7 +392,7 @@ impl<'a> Search<'a> {
         v: i16,
     ) -> Result<Option<Move>, NodeLimit> {
         let black = board.to_move() == Color::Black;
-        for (mv, _) in self.children(board) {
+        for (mv, _, _) in self.children(board) {
             let refused = match mv {
                 Move::Play(_) => {
                     board.play_unchecked(mv);
@@ -426,14 +453,16 @@ impl<'a> Search<'a> {
     }
 
     /// The moves of `board` (plays by the board's rules, then the pass) with their order score
-    /// (higher first for the mover).
-    fn children(&self, board: &mut Board) -> Vec<(Move, i32)> {
+    /// (higher first for the mover) and the bounds of the board each makes (from unconditional
+    /// life; the whole range without them).
+    fn children(&self, board: &mut Board) -> Vec<(Move, i32, (i16, i16))> {
         let black = board.to_move() == Color::Black;
-        let mut out: Vec<(Move, i32)> = board
+        let whole = (-self.points, self.points);
+        let mut out: Vec<(Move, i32, (i16, i16))> = board
             .legal_moves()
             .iter()
-            .map(|p| (Move::Play(p), 0))
-            .chain(std::iter::once((Move::Pass, -1000)))
+            .map(|p| (Move::Play(p), 0, whole))
+            .chain(std::iter::once((Move::Pass, -1000, whole)))
             .collect();
         let sign = if black { 1 } else { -1 };
         for m in &mut out {
@@ -451,6 +480,7 @@ impl<'a> Search<'a> {
                 let k = self.key(board);
                 let (lo, hi) = self.masks.bounds(k.0, k.1);
                 m.1 += sign * i32::from(lo + hi) * 8;
+                m.2 = (lo, hi);
             }
             board.undo().expect("just played");
         }
@@ -506,7 +536,7 @@ impl<'a> Search<'a> {
     ) -> Result<Found, NodeLimit> {
         let mut depth = self.depths.0;
         loop {
-            let f = self.search(board, pass, alpha, beta, depth)?;
+            let f = self.search(board, pass, alpha, beta, depth, None)?;
             if f.known {
                 return Ok(f);
             }
@@ -524,6 +554,7 @@ impl<'a> Search<'a> {
         mut alpha: i16,
         mut beta: i16,
         depth: u32,
+        bounds: Option<(i16, i16)>,
     ) -> Result<Found, NodeLimit> {
         self.stats.nodes += 1;
         if self.stats.nodes > self.node_limit {
@@ -534,7 +565,7 @@ impl<'a> Search<'a> {
         if self.use_bounds {
             // Each colour's permanent points stay its own whatever the history: the bounds hold
             // under any history, with no condition.
-            let (lo, hi) = self.masks.bounds(here.0, here.1);
+            let (lo, hi) = bounds.unwrap_or_else(|| self.masks.bounds(here.0, here.1));
             if lo >= beta || lo == hi {
                 return Ok(Found::leaf(lo));
             }
@@ -599,7 +630,7 @@ impl<'a> Search<'a> {
         let mut theirs = Cond::none();
         // The first move whose line the depth limit cut short.
         let mut unknown = u8::MAX;
-        for (mv, _) in moves {
+        for (mv, _, bounds) in moves {
             let (f, made, caps) = if let Move::Play(_) = mv {
                 let opponent = board.to_move().opponent();
                 board.play_unchecked(mv);
@@ -615,7 +646,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let saved = self.push(k);
-                let f = self.search(board, false, alpha, beta, depth - 1);
+                let f = self.search(board, false, alpha, beta, depth - 1, Some(bounds));
                 self.pop(k, saved);
                 board.undo().expect("just played");
                 (f?, Some(k), caps)
@@ -624,7 +655,7 @@ impl<'a> Search<'a> {
             } else {
                 board.play_unchecked(mv);
                 let saved = self.push(here);
-                let f = self.search(board, true, alpha, beta, depth - 1);
+                let f = self.search(board, true, alpha, beta, depth - 1, Some(bounds));
                 self.pop(here, saved);
                 board.undo().expect("just played");
                 (f?, None, 0)
