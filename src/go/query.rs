@@ -100,25 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return query_superko(&args, g, &board_text, &tie);
     }
 
-    let mut board = Board::new(g, Rules::STANDARD);
-    let mut passes = 0;
-    for (i, m) in parse_move_list(&args.moves)?.iter().enumerate() {
-        let number = i + 1;
-        if passes >= 2 {
-            bail!("move {number}: the game ended after two passes");
-        }
-        let mv = parse_vertex(&m.vertex, &g).map_err(|e| anyhow::anyhow!("move {number}: {e}"))?;
-        if m.color != board.to_move() {
-            bail!(
-                "move {number}: {} is not to move (moves alternate, Black first)",
-                m.color
-            );
-        }
-        board.try_play(mv).map_err(|e| {
-            anyhow::anyhow!("move {number} ({} {}): {e}", m.color.letter(), m.vertex)
-        })?;
-        passes = if mv == Move::Pass { passes + 1 } else { 0 };
-    }
+    let (mut board, _, passes) = replay(g, Rules::STANDARD, &args.moves, false)?;
 
     let (here, moves) = if passes >= 2 {
         (Bounds::end(game.score(&board)), Vec::new())
@@ -177,39 +159,7 @@ fn query_superko(
     tie: stonelab_retro::superko::Hint<'_>,
 ) -> anyhow::Result<()> {
     use stonelab_retro::superko;
-    let same = |a: &Board, b: &Board| {
-        a.stones(stonelab_go::Color::Black) == b.stones(stonelab_go::Color::Black)
-            && a.stones(stonelab_go::Color::White) == b.stones(stonelab_go::Color::White)
-    };
-    let mut board = Board::new(g, superko::RULES);
-    let mut history: Vec<Board> = Vec::new();
-    let mut passes = 0;
-    for (i, m) in parse_move_list(&args.moves)?.iter().enumerate() {
-        let number = i + 1;
-        if passes >= 2 {
-            bail!("move {number}: the game ended after two passes");
-        }
-        let mv = parse_vertex(&m.vertex, &g).map_err(|e| anyhow::anyhow!("move {number}: {e}"))?;
-        if m.color != board.to_move() {
-            bail!(
-                "move {number}: {} is not to move (moves alternate, Black first)",
-                m.color
-            );
-        }
-        let before = board.clone();
-        board.try_play(mv).map_err(|e| {
-            anyhow::anyhow!("move {number} ({} {}): {e}", m.color.letter(), m.vertex)
-        })?;
-        if mv != Move::Pass && (same(&before, &board) || history.iter().any(|h| same(h, &board))) {
-            bail!(
-                "move {number} ({} {}): recreates an earlier position (positional superko)",
-                m.color.letter(),
-                m.vertex
-            );
-        }
-        history.push(before);
-        passes = if mv == Move::Pass { passes + 1 } else { 0 };
-    }
+    let (board, history, passes) = replay(g, superko::RULES, &args.moves, true)?;
     let started = std::time::Instant::now();
     let (value, best, stats) = if passes >= 2 {
         let [b, w] = stonelab_go::score::area(
@@ -232,13 +182,9 @@ fn query_superko(
     let best: Vec<String> = best.map(|m| format_move(m, &g)).into_iter().collect();
     match args.format {
         Format::Json => {
-            let mut rules = gogame::rules_json(args.komi);
-            rules["ko"] = serde_json::json!("positional-superko");
-            rules["pass_clears_ko"] = serde_json::Value::Null;
-            rules["cycles"] = serde_json::json!("none: no board may recur, every game ends");
             crate::common::print_json(&serde_json::json!({
                 "board": board_text,
-                "rules": rules,
+                "rules": super::solve::superko_rules_json(args.komi),
                 "to_move": board.to_move().to_string(),
                 "game_over": passes >= 2,
                 "value": {
@@ -274,4 +220,48 @@ fn query_superko(
         }
     }
     Ok(())
+}
+
+/// Plays `moves` from the empty board by `rules` (and, with `superko`, refusing a stone that
+/// recreates an earlier board): the board, the boards before it, and the passes at the end.
+fn replay(
+    g: Geometry,
+    rules: Rules,
+    moves: &str,
+    superko: bool,
+) -> anyhow::Result<(Board, Vec<Board>, u32)> {
+    let same = |a: &Board, b: &Board| {
+        a.stones(stonelab_go::Color::Black) == b.stones(stonelab_go::Color::Black)
+            && a.stones(stonelab_go::Color::White) == b.stones(stonelab_go::Color::White)
+    };
+    let mut board = Board::new(g, rules);
+    let mut history: Vec<Board> = Vec::new();
+    let mut passes = 0;
+    for (i, m) in parse_move_list(moves)?.iter().enumerate() {
+        let number = i + 1;
+        if passes >= 2 {
+            bail!("move {number}: the game ended after two passes");
+        }
+        let mv = parse_vertex(&m.vertex, &g).map_err(|e| anyhow::anyhow!("move {number}: {e}"))?;
+        if m.color != board.to_move() {
+            bail!(
+                "move {number}: {} is not to move (moves alternate, Black first)",
+                m.color
+            );
+        }
+        let before = board.clone();
+        board.try_play(mv).map_err(|e| {
+            anyhow::anyhow!("move {number} ({} {}): {e}", m.color.letter(), m.vertex)
+        })?;
+        if superko && mv != Move::Pass && history.iter().any(|h| same(h, &board)) {
+            bail!(
+                "move {number} ({} {}): recreates an earlier position (positional superko)",
+                m.color.letter(),
+                m.vertex
+            );
+        }
+        history.push(before);
+        passes = if mv == Move::Pass { passes + 1 } else { 0 };
+    }
+    Ok((board, history, passes))
 }

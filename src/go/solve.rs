@@ -611,6 +611,15 @@ fn run_counting(args: &Args, rows: usize, cols: usize, workers: Workers) -> anyh
     )
 }
 
+/// The rules of a value under positional superko, as JSON fields.
+pub fn superko_rules_json(komi: f64) -> serde_json::Value {
+    let mut rules = gogame::rules_json(komi);
+    rules["ko"] = serde_json::json!("positional-superko");
+    rules["pass_clears_ko"] = serde_json::Value::Null;
+    rules["cycles"] = serde_json::json!("none: no board may recur, every game ends");
+    rules
+}
+
 /// `go solve --ko positional-superko`: the empty board's exact value under positional superko,
 /// by [`superko::solve_empty`] with the simple-ko tie values (`tie`) as its move order.
 fn report_superko(
@@ -639,13 +648,9 @@ fn report_superko(
     let rules_text = format!("{}, komi {}", superko::RULES_TEXT, args.komi);
     match args.format {
         Format::Json => {
-            let mut rules = gogame::rules_json(args.komi);
-            rules["ko"] = serde_json::json!("positional-superko");
-            rules["pass_clears_ko"] = serde_json::Value::Null;
-            rules["cycles"] = serde_json::json!("none: no board may recur, every game ends");
             crate::common::print_json(&serde_json::json!({
                 "board": board,
-                "rules": rules,
+                "rules": superko_rules_json(args.komi),
                 "positions": game.positions(),
                 "states": game.num_states(),
                 "value": {

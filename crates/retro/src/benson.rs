@@ -73,21 +73,10 @@ impl Masks {
 
     /// The connected parts of `m`.
     #[must_use]
-    pub fn components(&self, mut m: u64) -> Vec<u64> {
-        let mut out = Vec::new();
-        while m != 0 {
-            let mut part = m & m.wrapping_neg();
-            loop {
-                let next = (part | self.grow(part)) & m;
-                if next == part {
-                    break;
-                }
-                part = next;
-            }
-            m &= !part;
-            out.push(part);
-        }
-        out
+    pub fn components(&self, m: u64) -> Vec<u64> {
+        let mut out = [0u64; 64];
+        let n = self.components_into(m, &mut out);
+        out[..n].to_vec()
     }
 
     /// The connected parts of `m` into `out`; how many.
