@@ -23,8 +23,17 @@
 //! tests (the node's own board is exempt: a pass repeats it, and it refuses the same moves either
 //! way). See docs/go-solver.md.
 //!
+//! # Bounds and depth
+//!
+//! A node whose score bounds from unconditional life ([`crate::benson`]) decide the test returns
+//! at once; those bounds hold under any history. Each null-window test is searched to a depth
+//! limit that grows until the test is decided ([`FIRST_DEPTH`], [`DEPTH_STEP`]): a line cut at the
+//! limit leaves its node undecided unless another move decides it, and undecided results are
+//! never stored, so every stored or returned result is still a proof. Depth-first without a
+//! limit, the search follows capture cycles thousands of plies long.
+//!
 //! The tests' references are [`minimax`] (the whole game tree, written from the rules alone) and
-//! [`alpha_beta`] (this search without its table).
+//! [`alpha_beta`] (this search without its table, its bounds and its depth limit).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -103,9 +112,10 @@ fn filter_may_hold(f: &Filter, k: Key) -> bool {
         .all(|&b| f[b / 64] >> (b % 64) & 1 != 0)
 }
 
-/// The depth of the first search of each test, and the step to the next.
-const FIRST_DEPTH: u32 = 24;
-const DEPTH_STEP: u32 = 8;
+/// The depth of the first search of each test (docs/go-solver.md: 24 measured best of 8-60).
+pub const FIRST_DEPTH: u32 = 24;
+/// The step from one depth limit of a test to the next.
+pub const DEPTH_STEP: u32 = 8;
 
 /// Earlier positions a result depends on, at most this many (else it is not stored).
 const MAX_DEPENDS: usize = 8;
