@@ -320,6 +320,25 @@ fn query_under_superko_is_consistent_with_its_children() {
         checked += 1;
     }
     assert!(checked > 20, "{checked}");
+
+    // On 1x3, Black's retake of A1 recreates the board after move 1: legal under simple ko (a pass
+    // and a capture came between), refused under positional superko.
+    let db3 = temp("superko-1x3.db");
+    solve_to("1x3", &db3);
+    let moves = "B A1 W C1 B pass W B1 B A1";
+    let q3 = |extra: &[&str]| {
+        let mut a = vec!["go", "query", db3.to_str().unwrap(), "--moves", moves];
+        a.extend_from_slice(extra);
+        run(&a)
+    };
+    common::assert_success(&q3(&[]));
+    let out = q3(&["--ko", "positional-superko"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("move 5 (B A1): recreates an earlier position"),
+        "{err}"
+    );
 }
 
 #[test]
