@@ -206,13 +206,7 @@ fn query_superko(
             }
             println!(
                 "value {}",
-                gogame::format_bounds(
-                    Bounds {
-                        lo: value,
-                        hi: value
-                    },
-                    args.komi
-                )
+                gogame::format_bounds(Bounds::end(value), args.komi)
             );
             println!("best {}", best.join(" "));
             println!("nodes {}", stats.nodes);

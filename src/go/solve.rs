@@ -675,13 +675,7 @@ fn report_superko(
             println!("states {}", game.num_states());
             println!(
                 "value {}",
-                gogame::format_bounds(
-                    Bounds {
-                        lo: value,
-                        hi: value
-                    },
-                    args.komi
-                )
+                gogame::format_bounds(Bounds::end(value), args.komi)
             );
             println!("best {best}");
             println!(

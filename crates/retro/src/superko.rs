@@ -734,27 +734,38 @@ impl<'a> Search<'a> {
         Ok(out)
     }
 
-    /// Keeps `best` as the node's first move to try (no bound).
-    fn remember(&mut self, tkey: (Key, u8), best: u8) {
-        if let Some(e) = self.table.get_mut(&tkey) {
-            e.best = best;
-        } else if self.table.len() < self.capacity {
-            let none = || Stored {
-                captured: 0,
-                generated: [0; FILTER_WORDS],
-                depends: Box::new([]),
-            };
-            self.table.insert(
-                tkey,
-                Entry {
-                    lower: -self.points,
+    /// The node's entry with `best` as its first move to try, made without bounds if it is new
+    /// (None when the table is full).
+    fn entry_mut(&mut self, tkey: (Key, u8), best: u8) -> Option<&mut Entry> {
+        let room = self.table.len() < self.capacity;
+        let points = self.points;
+        let e = match self.table.entry(tkey) {
+            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                if !room {
+                    return None;
+                }
+                let none = || Stored {
+                    captured: 0,
+                    generated: [0; FILTER_WORDS],
+                    depends: Box::new([]),
+                };
+                v.insert(Entry {
+                    lower: -points,
                     lower_cond: none(),
-                    upper: self.points,
+                    upper: points,
                     upper_cond: none(),
                     best,
-                },
-            );
-        }
+                })
+            }
+        };
+        e.best = best;
+        Some(e)
+    }
+
+    /// Keeps `best` as the node's first move to try (no bound).
+    fn remember(&mut self, tkey: (Key, u8), best: u8) {
+        self.entry_mut(tkey, best);
     }
 
     /// Stores a node's result (its window was `alpha0`, `beta0`).
@@ -766,30 +777,10 @@ impl<'a> Search<'a> {
             generated: f.cond.generated,
             depends: depends.into_boxed_slice(),
         };
-        let none = || Stored {
-            captured: 0,
-            generated: [0; FILTER_WORDS],
-            depends: Box::new([]),
-        };
         let (is_lower, is_upper) = (f.value > alpha0, f.value < beta0);
-        let room = self.table.len() < self.capacity;
-        let points = self.points;
-        let e = match self.table.entry(tkey) {
-            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
-            std::collections::hash_map::Entry::Vacant(v) => {
-                if !room {
-                    return;
-                }
-                v.insert(Entry {
-                    lower: -points,
-                    lower_cond: none(),
-                    upper: points,
-                    upper_cond: none(),
-                    best,
-                })
-            }
+        let Some(e) = self.entry_mut(tkey, best) else {
+            return;
         };
-        e.best = best;
         if is_lower {
             e.lower = f.value;
             e.lower_cond = stored.clone();
