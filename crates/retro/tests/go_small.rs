@@ -6,8 +6,15 @@ use stonelab_retro::dataflow::{self, Options};
 use stonelab_retro::go::GoGame;
 use stonelab_retro::{sweep, GameGraph};
 
+/// Each call gets its own folder: the tests run in parallel threads of one process, and two of them
+/// enumerating the same board into one path would race on its file.
 fn game(rows: usize, cols: usize) -> GoGame {
-    let dir = std::env::temp_dir().join(format!("stonelab-go-small-{}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "stonelab-go-small-{}-{call}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{rows}x{cols}.states"));
     GoGame::enumerate(rows, cols, &path, Some(1)).unwrap()
