@@ -505,6 +505,84 @@ fn query_follows_moves_and_refuses_bad_input() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"));
 }
 
+/// `go query` keeps FILE.states and the query index FILE.index next to the database; a later
+/// query opens both without reading them whole and answers as a query without them does. A
+/// database or table changed since is checked in full again.
+#[test]
+fn later_queries_go_through_the_index_and_answer_alike() {
+    let db = temp("idx3x3.db");
+    solve_to("3x3", &db);
+    let d = db.to_str().unwrap();
+    let (index, table) = (temp("idx3x3.db.index"), temp("idx3x3.db.states"));
+    let query = |moves: &str, extra: &[&str]| {
+        let mut args = vec!["go", "query", d, "--moves", moves, "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        common::assert_success(&out);
+        (json(&out), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (first, err) = query("", &[]);
+    assert!(err.contains("wrote the query index"), "{err}");
+    assert!(index.is_file() && table.is_file());
+    for moves in [
+        "",
+        "B B2",
+        "B B2 W A1",
+        "B A1 W pass",
+        "B B2 W pass B pass",
+        "B A1 W A2 B B1",
+    ] {
+        let (fast, err) = query(moves, &[]);
+        assert!(!err.contains("query index"), "{moves}: {err}");
+        let (slow, _) = query(moves, &["--no-index"]);
+        assert_eq!(fast, slow, "{moves}");
+        if moves.is_empty() {
+            assert_eq!(fast, first);
+        }
+    }
+    // The database doctored in place (same file, same size, valid checksums): checked in full,
+    // refused; restored: accepted, and indexed again.
+    let good = std::fs::read(&db).unwrap();
+    let meta_len = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
+    let mut b = good.clone();
+    let at = 32 + meta_len + 4 * 5;
+    b[at..at + 2].copy_from_slice(&3i16.to_le_bytes());
+    b[at + 2..at + 4].copy_from_slice(&(-3i16).to_le_bytes());
+    reseal_db(&mut b);
+    std::fs::write(&db, &b).unwrap();
+    let out = run(&["go", "query", d]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a value"));
+    std::fs::write(&db, &good).unwrap();
+    let (again, err) = query("", &[]);
+    assert_eq!(again, first);
+    assert!(err.contains("wrote the query index"), "{err}");
+    // A damaged kept table is made again; a damaged index is rebuilt.
+    std::fs::write(&table, b"not a state table").unwrap();
+    let (again, err) = query("B B2", &[]);
+    assert!(err.contains("enumerating the positions again"), "{err}");
+    assert_eq!(again, query("B B2", &["--no-index"]).0);
+    let mut ix = std::fs::read(&index).unwrap();
+    ix[20] ^= 1;
+    std::fs::write(&index, &ix).unwrap();
+    let (again, err) = query("B B2", &[]);
+    assert!(err.contains("checksum"), "{err}");
+    assert_eq!(again, query("B B2", &["--no-index"]).0);
+    // Where the index would go is a folder: left alone, the answer the same.
+    std::fs::remove_file(&index).unwrap();
+    std::fs::create_dir(&index).unwrap();
+    let (again, err) = query("", &[]);
+    assert_eq!(again, first);
+    assert!(err.contains("not a regular file"), "{err}");
+    assert!(index.is_dir());
+    // --no-index leaves nothing behind.
+    let other = temp("noidx3x3.db");
+    std::fs::copy(&db, &other).unwrap();
+    let out = run(&["go", "query", other.to_str().unwrap(), "--no-index"]);
+    common::assert_success(&out);
+    assert!(!temp("noidx3x3.db.index").exists() && !temp("noidx3x3.db.states").exists());
+}
+
 #[test]
 fn sizes_beyond_the_solver_are_refused_before_work() {
     for board in ["5x5", "4x6", "0x3", "20x1", "axb"] {

@@ -391,6 +391,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(Extra {
             solver: "edges",
             estimated_bytes: estimated_bytes(game.num_states()),
+            traffic: None,
             peak_rss: peak_rss(),
         }),
     )
@@ -606,6 +607,7 @@ fn run_counting(args: &Args, rows: usize, cols: usize, workers: Workers) -> anyh
         Some(Extra {
             solver: "counting",
             estimated_bytes: need,
+            traffic: Some(outcome.traffic),
             peak_rss: peak_rss(),
         }),
     )
@@ -697,6 +699,8 @@ struct Extra {
     solver: &'static str,
     estimated_bytes: u64,
     peak_rss: Option<u64>,
+    /// The counting solver's predecessor notices.
+    traffic: Option<count::Traffic>,
 }
 
 /// The counting solver's progress: a bar on a terminal (states decided of all, with an ETA), and
@@ -915,6 +919,20 @@ struct Solved<'a> {
     seconds: f64,
 }
 
+/// The counting solver's messages: predecessor notices of 8 bytes (a state number) between workers
+/// (`sent`; between processes where the workers are in different ones) and within them (`kept`),
+/// the most bytes sent in one round, and the gather of the table to worker 0 (4 bytes a state).
+fn traffic_json(t: &count::Traffic, states: u64) -> serde_json::Value {
+    serde_json::json!({
+        "notices_sent": t.sent,
+        "notices_kept": t.kept,
+        "bytes_sent": 8 * t.sent,
+        "max_round_bytes_sent": 8 * t.max_round_sent,
+        "rounds": t.rounds,
+        "gather_bytes": 4 * states,
+    })
+}
+
 fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::Result<()> {
     let Solved {
         game,
@@ -952,6 +970,9 @@ fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::R
                 j["solver"] = serde_json::json!(x.solver);
                 j["estimated_bytes"] = serde_json::json!(x.estimated_bytes);
                 j["peak_rss_bytes"] = serde_json::json!(x.peak_rss);
+                if let Some(t) = &x.traffic {
+                    j["messages"] = traffic_json(t, game.num_states());
+                }
             }
             j
         })?,
@@ -977,6 +998,16 @@ fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::R
             }
             if args.verify {
                 println!("verified by value sweeps: every state agrees");
+            }
+            if let Some(t) = extra.as_ref().and_then(|x| x.traffic) {
+                println!(
+                    "messages {} notices sent to other workers ({} bytes, at most {} in a round of {}), {} kept",
+                    t.sent,
+                    8 * t.sent,
+                    8 * t.max_round_sent,
+                    t.rounds,
+                    t.kept
+                );
             }
             println!("seconds {seconds:.3}");
         }

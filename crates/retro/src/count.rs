@@ -190,6 +190,8 @@ pub struct Outcome {
     pub wrote: bool,
     /// Moves out of all states (with repeats), all workers.
     pub moves: u64,
+    /// Predecessor notices between and within workers.
+    pub traffic: Traffic,
 }
 
 /// Bytes the solver needs on one machine running all workers, for a board with `positions`
@@ -257,15 +259,15 @@ struct Local {
     round: u64,
     /// States of this worker decided in the stage so far (lo and hi together).
     decided: u64,
-    /// Control messages received this round: (source, frontier, decided, flag, moves).
-    inbox: Vec<(u64, u64, u64, u64, u64)>,
+    /// Control messages received this round.
+    inbox: Vec<Report>,
     /// Moves (with repeats) out of the owned states, counted with the degrees.
     moves: u64,
     /// The round's timestamp: messages stamped later come from workers already in the next
     /// round and wait here until this worker gets there.
     epoch: u64,
     early_hits: Vec<u64>,
-    early_ctl: Vec<(u64, u64, u64, u64, u64)>,
+    early_ctl: Vec<Report>,
     early_pieces: Vec<Piece>,
     /// Pieces of the gathered table (worker 0).
     writer: Option<db::Writer>,
@@ -340,8 +342,69 @@ impl Local {
 }
 
 type Timed<T> = timely::container::CapacityContainerBuilder<Vec<T>>;
-/// (destination worker, source worker, frontier, decided, flag, moves counted)
-type Ctl = (u64, u64, u64, u64, u64, u64);
+/// What a worker tells every worker at the end of a round.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+struct Report {
+    source: u64,
+    /// States whose predecessors the worker generated this round.
+    frontier: u64,
+    /// States of the worker decided in the stage so far.
+    decided: u64,
+    /// What the barrier asks: a checkpoint, the agreed generation, a written database.
+    flag: u64,
+    /// Moves (with repeats) out of the worker's states.
+    moves: u64,
+    /// Predecessor notices this round sent to other workers, and applied by the worker itself.
+    sent: u64,
+    kept: u64,
+}
+/// (destination worker, report)
+type Ctl = (u64, Report);
+
+impl Report {
+    fn flag(flag: u64) -> Report {
+        Report {
+            flag,
+            ..Report::default()
+        }
+    }
+}
+
+/// The predecessor notices of a solve, summed over all workers (rounds of this run only: a
+/// resumed run counts from its checkpoint). Each notice is one `u64` state number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Notices sent to another worker's states (over the network when that worker is in
+    /// another process).
+    pub sent: u64,
+    /// Notices a worker applied to its own states.
+    pub kept: u64,
+    /// The most notices sent to other workers in one round.
+    pub max_round_sent: u64,
+    /// Rounds counted.
+    pub rounds: u64,
+}
+
+impl Traffic {
+    fn add(&mut self, inbox: &[Report]) {
+        let sent: u64 = inbox.iter().map(|m| m.sent).sum();
+        self.sent += sent;
+        self.kept += inbox.iter().map(|m| m.kept).sum::<u64>();
+        self.max_round_sent = self.max_round_sent.max(sent);
+        self.rounds += 1;
+    }
+}
 /// (first state, bytes: lo, hi as little-endian i16 per state)
 type Piece = (u64, Vec<u8>);
 
@@ -373,6 +436,7 @@ pub fn solve(space: Arc<Space>, options: Options) -> Result<Outcome, SolveError>
         resumed: None,
         wrote: false,
         moves: 0,
+        traffic: Traffic::default(),
     };
     for result in guards.join() {
         let w = result
@@ -382,6 +446,8 @@ pub fn solve(space: Arc<Space>, options: Options) -> Result<Outcome, SolveError>
         outcome.resumed = outcome.resumed.or(w.resumed);
         outcome.wrote |= w.wrote;
         outcome.moves = outcome.moves.max(w.moves);
+        // Every worker sums the same reports.
+        outcome.traffic = w.traffic;
         if w.values.is_some() {
             outcome.values = w.values;
         }
@@ -414,6 +480,7 @@ fn workers_config(w: &Workers) -> timely::Config {
 
 struct WorkerOutcome {
     moves: u64,
+    traffic: Traffic,
     values: Option<Vec<Bounds>>,
     rounds: u64,
     resumed: Option<u64>,
@@ -436,17 +503,19 @@ impl Net {
         &mut self,
         worker: &mut timely::worker::Worker,
         local: &Rc<RefCell<Local>>,
-        frontier: u64,
-        decided: u64,
-        flag: u64,
-    ) -> Vec<(u64, u64, u64, u64, u64)> {
+        report: Report,
+    ) -> Vec<Report> {
         let (at, moves) = {
             let l = local.borrow();
             (l.at, l.moves)
         };
+        let report = Report {
+            source: at.index as u64,
+            moves,
+            ..report
+        };
         for dest in 0..at.peers as u64 {
-            self.ctl
-                .send((dest, at.index as u64, frontier, decided, flag, moves));
+            self.ctl.send((dest, report));
         }
         self.epoch += 1;
         self.hits.advance_to(self.epoch);
@@ -521,9 +590,9 @@ fn run_worker(
         None => Vec::new(),
     };
     let newest = mine.last().copied().unwrap_or(0);
-    let inbox = net.barrier(worker, &local, 0, 0, newest);
-    let agreed = inbox.iter().map(|m| m.3).min().unwrap_or(0);
-    let mut generation = inbox.iter().map(|m| m.3).max().unwrap_or(0);
+    let inbox = net.barrier(worker, &local, Report::flag(newest));
+    let agreed = inbox.iter().map(|m| m.flag).min().unwrap_or(0);
+    let mut generation = inbox.iter().map(|m| m.flag).max().unwrap_or(0);
     let mut resumed = None;
     if agreed > 0 {
         let c = ckpt.as_ref().expect("generations come from a folder");
@@ -549,6 +618,7 @@ fn run_worker(
     let mut last_ckpt = Instant::now();
     let mut ckpt_cost = Duration::ZERO;
     let mut moves = 0u64;
+    let mut traffic = Traffic::default();
     let mut preds = Vec::new();
     let mut cursor = SelectCursor::default();
     loop {
@@ -566,6 +636,7 @@ fn run_worker(
         };
         // Generate the frontier's predecessors; apply the own, send the others.
         let words = local.borrow().cur.len();
+        let (mut sent, mut kept) = (0u64, 0u64);
         let mut w = 0;
         while w < words {
             let end = (w + CHUNK / 64).min(words);
@@ -580,8 +651,10 @@ fn run_worker(
                         for &p in &preds {
                             if p >= at.start && p < at.end {
                                 l.hit(p);
+                                kept += 1;
                             } else {
                                 net.hits.send(p);
+                                sent += 1;
                             }
                         }
                     }
@@ -599,14 +672,20 @@ fn run_worker(
         let inbox = net.barrier(
             worker,
             &local,
-            frontier,
-            decided_local,
-            u64::from(want_ckpt),
+            Report {
+                frontier,
+                decided: decided_local,
+                flag: u64::from(want_ckpt),
+                sent,
+                kept,
+                ..Report::default()
+            },
         );
-        let global: u64 = inbox.iter().map(|m| m.1).sum();
-        moves = inbox.iter().map(|m| m.4).sum();
-        let decided: u64 = inbox.iter().map(|m| m.2).sum();
-        let checkpoint_now = inbox.iter().any(|m| m.0 == 0 && m.3 == 1);
+        let global: u64 = inbox.iter().map(|m| m.frontier).sum();
+        moves = inbox.iter().map(|m| m.moves).sum();
+        let decided: u64 = inbox.iter().map(|m| m.decided).sum();
+        let checkpoint_now = inbox.iter().any(|m| m.source == 0 && m.flag == 1);
+        traffic.add(&inbox);
         {
             let mut l = local.borrow_mut();
             l.round += 1;
@@ -647,7 +726,7 @@ fn run_worker(
                 c.remove(generation - 2);
             }
             // Every worker has written before anyone goes on.
-            net.barrier(worker, &local, 0, 0, 0);
+            net.barrier(worker, &local, Report::default());
             ckpt_cost = t0.elapsed();
             last_ckpt = Instant::now();
             emit(Event::Checkpoint {
@@ -695,7 +774,7 @@ fn run_worker(
             first = end;
             worker.step();
         }
-        net.barrier(worker, &local, 0, 0, 0);
+        net.barrier(worker, &local, Report::default());
         local.borrow_mut().catch_up();
     }
     let (wrote, failed) = {
@@ -714,11 +793,11 @@ fn run_worker(
         (wrote, failed)
     };
     // Everyone learns whether the database is safely written; only then do the checkpoints go.
-    let inbox = net.barrier(worker, &local, 0, 0, u64::from(wrote));
+    let inbox = net.barrier(worker, &local, Report::flag(u64::from(wrote)));
     if let Some(e) = failed {
         return Err(SolveError::Worker(e));
     }
-    if inbox.iter().any(|m| m.0 == 0 && m.3 == 1) {
+    if inbox.iter().any(|m| m.source == 0 && m.flag == 1) {
         if let Some(c) = &ckpt {
             c.remove_all()?;
             // The folder goes with its last file (other workers may still be removing theirs).
@@ -728,6 +807,7 @@ fn run_worker(
     let mut l = local.borrow_mut();
     Ok(WorkerOutcome {
         moves,
+        traffic,
         values: l.gathered.take(),
         rounds: l.round,
         resumed,
@@ -784,11 +864,11 @@ fn build(worker: &mut timely::worker::Worker, local: &Rc<RefCell<Local>>, at: La
                         let mut l = l2.borrow_mut();
                         input.for_each(|cap, data| {
                             let early = cap.least().is_some_and(|t| *t > l.epoch);
-                            for (_, src, a, b, c, d) in data.drain(..) {
+                            for (_, report) in data.drain(..) {
                                 if early {
-                                    l.early_ctl.push((src, a, b, c, d));
+                                    l.early_ctl.push(report);
                                 } else {
-                                    l.inbox.push((src, a, b, c, d));
+                                    l.inbox.push(report);
                                 }
                             }
                         });

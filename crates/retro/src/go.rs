@@ -54,10 +54,71 @@ pub struct GoGame {
     table: StateTable,
     positions: u64,
     /// Sorted keys `pos << 8 | side << 7 | point` of the ko states.
-    ko_keys: Vec<u64>,
+    ko_keys: KoKeys,
     /// `points[id]` is the bitboard point of serial digit `id`.
     points: Vec<Point>,
     canon: enumerate::Canonicalizer,
+}
+
+/// The sorted ko keys of a game: in memory, or little-endian `u64`s in a mapped file (the query
+/// index, [`crate::qindex`]).
+pub enum KoKeys {
+    Owned(Vec<u64>),
+    Mapped {
+        map: memmap2::Mmap,
+        offset: usize,
+        len: usize,
+    },
+}
+
+impl KoKeys {
+    /// Number of keys.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self {
+            KoKeys::Owned(v) => v.len(),
+            KoKeys::Mapped { len, .. } => *len,
+        }
+    }
+
+    /// Whether there is no key.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Key `i` (below `len`).
+    #[inline]
+    #[must_use]
+    pub fn get(&self, i: usize) -> u64 {
+        match self {
+            KoKeys::Owned(v) => v[i],
+            KoKeys::Mapped { map, offset, len } => {
+                assert!(i < *len, "ko key {i} of {len}");
+                let at = offset + 8 * i;
+                u64::from_le_bytes(map[at..at + 8].try_into().expect("8 bytes"))
+            }
+        }
+    }
+
+    /// Where `key` is, as [`slice::binary_search`].
+    pub fn binary_search(&self, key: u64) -> Result<usize, usize> {
+        match self {
+            KoKeys::Owned(v) => v.binary_search(&key),
+            KoKeys::Mapped { len, .. } => {
+                let (mut lo, mut hi) = (0usize, *len);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    match self.get(mid).cmp(&key) {
+                        std::cmp::Ordering::Less => lo = mid + 1,
+                        std::cmp::Ordering::Greater => hi = mid,
+                        std::cmp::Ordering::Equal => return Ok(mid),
+                    }
+                }
+                Err(lo)
+            }
+        }
+    }
 }
 
 /// A state, decoded.
@@ -103,7 +164,7 @@ impl GoGame {
             geometry,
             table,
             positions,
-            ko_keys,
+            ko_keys: KoKeys::Owned(ko_keys),
             points,
             canon,
         })
@@ -113,6 +174,11 @@ impl GoGame {
     /// are already known, e.g. from [`crate::space::Space::ko_keys`] (no second pass over the
     /// table).
     pub fn with_ko_keys(table: StateTable, ko_keys: Vec<u64>) -> Result<GoGame, GoGameError> {
+        GoGame::with_keys(table, KoKeys::Owned(ko_keys))
+    }
+
+    /// [`GoGame::with_ko_keys`] for keys in memory or mapped from a file.
+    pub fn with_keys(table: StateTable, ko_keys: KoKeys) -> Result<GoGame, GoGameError> {
         let shape = table.shape();
         let (rows, cols) = (shape.rows, shape.cols);
         let geometry =
@@ -180,7 +246,7 @@ impl GoGame {
                 ko: None,
             }
         } else {
-            let k = self.ko_keys[(s - base) as usize];
+            let k = self.ko_keys.get((s - base) as usize);
             StateKey {
                 pos: k >> 8,
                 side: if k >> 7 & 1 == 0 {
@@ -257,7 +323,7 @@ impl GoGame {
                 let key = pos << 8 | side << 7 | point as u64;
                 let k = self
                     .ko_keys
-                    .binary_search(&key)
+                    .binary_search(key)
                     .map_err(|_| GoGameError::UnknownKo {
                         serial: best,
                         point,

@@ -25,6 +25,7 @@ pub mod dataflow;
 pub mod db;
 pub mod go;
 pub mod graph;
+pub mod qindex;
 pub mod space;
 pub mod strategy;
 pub mod superko;

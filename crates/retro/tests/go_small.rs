@@ -11,10 +11,7 @@ use stonelab_retro::{sweep, GameGraph};
 fn game(rows: usize, cols: usize) -> GoGame {
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "stonelab-go-small-{}-{call}",
-        std::process::id()
-    ));
+    let dir = std::env::temp_dir().join(format!("stonelab-go-small-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{rows}x{cols}.states"));
     GoGame::enumerate(rows, cols, &path, Some(1)).unwrap()

@@ -30,14 +30,12 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::bail;
 use stonelab_go::mcts::{self, SearchConfig};
 use stonelab_go::ownership;
 use stonelab_go::{Board, Color, Geometry, Move, Point, Rules};
 use stonelab_retro::db::Database;
 use stonelab_retro::go::{best_moves, GoGame};
 use stonelab_retro::strategy::Forcing;
-use stonelab_retro::GameGraph;
 
 use super::clock::{self, Clock, TimeSettings};
 
@@ -112,19 +110,14 @@ impl Engine {
     }
 
     /// Loads a database written by `stonelab go solve --out` and checks it (rules, values: as
-    /// `go query` does) and against its game.
+    /// `go query` does) and against its game, through the query index as `go query` does.
     pub fn load_database(&mut self, path: &Path) -> anyhow::Result<()> {
-        let (db, _, geometry) = crate::go::query::open_checked(path)?;
-        let game = crate::go::solve::build_game(geometry.rows(), geometry.cols(), None)?;
-        if db.len() != game.num_states() {
-            bail!(
-                "{}: {} states in the database, {} in the game: the file does not match",
-                path.display(),
-                db.len(),
-                game.num_states()
-            );
-        }
-        self.solved.push(Solved { geometry, game, db });
+        let s = crate::go::query::open_solved(path, None, true)?;
+        self.solved.push(Solved {
+            geometry: s.geometry,
+            game: s.game,
+            db: s.db,
+        });
         Ok(())
     }
 
