@@ -280,6 +280,42 @@ fn the_tie_rule_changes_the_database_move() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// 2x2: B A1, W B2, B B1, W A2 (takes two), B A1, W B1 (takes one), and Black's A1 would take
+/// three and leave the board of move 1 again. Simple ko allows it (no single stone retakes a
+/// single stone); positional superko refuses it in `play`, and the engine never chooses it, by its
+/// search (a pass instead) or by its superko database move.
+#[test]
+fn positional_superko_refuses_a_move_that_recreates_a_board() {
+    let game = "boardsize 2\nplay b A1\nplay w B2\nplay b B1\nplay w A2\nplay b A1\nplay w B1\n";
+    let input = format!("{game}play b A1\nlist_stones black\n");
+    let simple = one(FAST, &input);
+    assert!(simple[..8].iter().all(|s| s == "= "), "{simple:#?}");
+    assert_eq!(simple[8], "= A1");
+    let superko = [FAST, &["--ko", "positional-superko"]].concat();
+    let a = one(&superko, &input);
+    assert!(a[..7].iter().all(|s| s == "= "), "{a:#?}");
+    assert!(
+        a[7].starts_with("? illegal move") && a[7].contains("superko"),
+        "{a:#?}"
+    );
+    assert_eq!(a[8], "= ");
+    let dir = std::env::temp_dir().join(format!("stonelab-gtp-superko-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = solve_board(&dir, "2x2");
+    let with_db = [&superko[..], &["--db", db.to_str().unwrap()]].concat();
+    for args in [&superko, &with_db] {
+        let a = one(args, &format!("{game}genmove b\n"));
+        assert_ne!(a[7], "= A1", "{args:?}");
+    }
+    // Superko and a convention for endless games do not mix.
+    let out = stonelab()
+        .args(["go", "gtp", "--ko", "positional-superko", "--cycles", "tie"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `play` commands that set up a diagram (`X` black, `O` white, `.` empty, top row first) on an
 /// empty board of its size.
 fn setup(diagram: &str) -> String {

@@ -461,6 +461,99 @@ fn perfect_play_on_4x4_against_our_engine() {
     }
 }
 
+/// Under positional superko (tests/data/go/superko.csv: 2x2 +1, 3x3 +9) the engine with the
+/// database plays the superko value: against itself the game ends at it exactly; as Black against
+/// our search (also under superko) it ends at least there, as White at most there.
+#[test]
+fn superko_play_ends_at_the_superko_value() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    for (board, value) in [("2x2", 1.0), ("3x3", 9.0)] {
+        let db = dir.join(format!(
+            "go-match-superko-{board}-{}.db",
+            std::process::id()
+        ));
+        let out = Command::new(exe())
+            .args(["go", "solve", board, "--out"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        common::assert_success(&out);
+        let size = &board[..1];
+        let ours = format!(
+            "{} go gtp --threads 1 --ko positional-superko --db {}",
+            exe(),
+            db.display()
+        );
+        let r = run_match(&[
+            "--black", &ours, "--white", &ours, "--size", size, "--komi", "0", "--games", "1",
+        ]);
+        let game = &r["games"][0];
+        assert_eq!(game["end"], "two_passes", "{game}");
+        assert_eq!(game["area_score"].as_f64(), Some(value), "{board}: {game}");
+        let search = format!(
+            "{} go gtp --threads 1 --playouts 2000 --ko positional-superko",
+            exe()
+        );
+        let r = run_match(&[
+            "--black", &ours, "--white", &search, "--size", size, "--komi", "0", "--games", "2",
+        ]);
+        for (i, game) in r["games"].as_array().unwrap().iter().enumerate() {
+            let area = game["area_score"].as_f64().unwrap();
+            // Game 1: ours is Black; game 2: colours swap.
+            if i == 0 {
+                assert!(area >= value, "{board}: {game}");
+            } else {
+                assert!(area <= value, "{board}: {game}");
+            }
+        }
+        assert_eq!(r["engines"][0]["illegal_moves"], 0, "{r}");
+        for ext in ["", ".index", ".states"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
+        }
+    }
+}
+
+/// 4x4 under positional superko is worth +2 (van der Werf; tests/data/go/superko.csv): the engine
+/// with the database against itself ends the game at +2 exactly, and as Black against GNU Go
+/// (itself under positional superko) at +2 or more. The first move's search takes about 25 s.
+#[test]
+#[ignore = "needs gnugo; minutes"]
+fn superko_play_on_4x4_keeps_plus_two() {
+    let solved = solved_4x4();
+    let ours = format!(
+        "{} go gtp --threads 1 --ko positional-superko --db {}",
+        exe(),
+        solved.db
+    );
+    let long = ["--timeout-ms", "600000"];
+    let r = run_match(
+        &[
+            &[
+                "--black", &ours, "--white", &ours, "--size", "4", "--komi", "0", "--games", "1",
+            ][..],
+            &long,
+        ]
+        .concat(),
+    );
+    let game = &r["games"][0];
+    assert_eq!(game["end"], "two_passes", "{game}");
+    assert_eq!(game["area_score"].as_f64(), Some(2.0), "{game}");
+    let gnugo = format!(
+        "{} --mode gtp --level 10 --chinese-rules --positional-superko --never-resign",
+        common::gnugo()
+    );
+    let r = run_match(
+        &[
+            &[
+                "--black", &ours, "--white", &gnugo, "--size", "4", "--komi", "0", "--games", "1",
+            ][..],
+            &long,
+        ]
+        .concat(),
+    );
+    check_black_keeps_lo(&r, 2.0);
+}
+
 /// 2x2 under the tie rule is worth 0 (tests/data/go/tie.csv) though neither side can force an end
 /// better than its bound (-4 for Black, +4 for White): with `--cycles tie` both keep the tie value,
 /// and the game between two such engines ends by two passes at 0.

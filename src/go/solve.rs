@@ -929,6 +929,8 @@ fn traffic_json(t: &count::Traffic, states: u64) -> serde_json::Value {
         "bytes_sent": 8 * t.sent,
         "max_round_bytes_sent": 8 * t.max_round_sent,
         "rounds": t.rounds,
+        "frontier_by_worker": t.frontier_by_worker,
+        "slowest_frontier": t.slowest_frontier,
         "gather_bytes": 4 * states,
     })
 }
@@ -999,7 +1001,7 @@ fn print_report(args: &Args, solved: &Solved, extra: Option<Extra>) -> anyhow::R
             if args.verify {
                 println!("verified by value sweeps: every state agrees");
             }
-            if let Some(t) = extra.as_ref().and_then(|x| x.traffic) {
+            if let Some(t) = extra.as_ref().and_then(|x| x.traffic.as_ref()) {
                 println!(
                     "messages {} notices sent to other workers ({} bytes, at most {} in a round of {}), {} kept",
                     t.sent,

@@ -383,7 +383,7 @@ impl Report {
 
 /// The predecessor notices of a solve, summed over all workers (rounds of this run only: a
 /// resumed run counts from its checkpoint). Each notice is one `u64` state number.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Traffic {
     /// Notices sent to another worker's states (over the network when that worker is in
     /// another process).
@@ -394,6 +394,12 @@ pub struct Traffic {
     pub max_round_sent: u64,
     /// Rounds counted.
     pub rounds: u64,
+    /// Frontier states (whose predecessors were generated) of each worker over those rounds: the
+    /// balance of the rounds' work.
+    pub frontier_by_worker: Vec<u64>,
+    /// The largest frontier of a worker in each round, summed over the rounds: the rounds' work
+    /// on the critical path (every worker waits for the slowest at each round's end).
+    pub slowest_frontier: u64,
 }
 
 impl Traffic {
@@ -403,6 +409,14 @@ impl Traffic {
         self.kept += inbox.iter().map(|m| m.kept).sum::<u64>();
         self.max_round_sent = self.max_round_sent.max(sent);
         self.rounds += 1;
+        self.slowest_frontier += inbox.iter().map(|m| m.frontier).max().unwrap_or(0);
+        for m in inbox {
+            let w = m.source as usize;
+            if self.frontier_by_worker.len() <= w {
+                self.frontier_by_worker.resize(w + 1, 0);
+            }
+            self.frontier_by_worker[w] += m.frontier;
+        }
     }
 }
 /// (first state, bytes: lo, hi as little-endian i16 per state)

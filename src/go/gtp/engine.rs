@@ -15,6 +15,10 @@
 //!    need captures, which come later, and a repeated position raises the limit. Under
 //!    `--cycles tie` (an endless game scores 0) a side whose bound is not the tie value keeps the
 //!    tie value instead, a pass first: for it an endless game is as good as any end it can force.
+//!    Under `--ko positional-superko` the exact value of the position with the game's history
+//!    comes from [`stonelab_retro::superko::Search`] (ordered by the database's tie values), and
+//!    the engine plays a move that keeps it: every game ends, so keeping the value at each move
+//!    ends the game at it. Past [`SUPERKO_NODES`] nodes, the simple-ko choice above.
 //! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
 //!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. With a time limit it stops
 //!    early once the most visited move cannot be overtaken. It passes only when both the area
@@ -44,6 +48,9 @@ pub const FORCING_STATES: usize = 20_000;
 /// ...and when the position has occurred before in the game, so that a cycle has begun (about
 /// 7 s and 150 MB on 4x4, once per cycle at most: the move it finds ends the game).
 pub const FORCING_STATES_IN_CYCLE: usize = 1_000_000;
+/// Most nodes of the superko search for one database move (4x4 from the empty board takes
+/// about 21 M, 25 s; later positions far fewer).
+pub const SUPERKO_NODES: u64 = 40_000_000;
 /// Resign below this win rate of the best move...
 pub const RESIGN_WIN_RATE: f64 = 0.05;
 /// ...when the search ran at least this many playouts.
@@ -86,6 +93,8 @@ pub struct Engine {
     solved: Vec<Solved>,
     /// What an endless game is worth when playing from a database.
     cycles: stonelab_retro::Cycles,
+    /// Positional superko: no stone may recreate an earlier board of the game.
+    superko: bool,
 }
 
 impl Engine {
@@ -99,7 +108,30 @@ impl Engine {
             limits,
             solved: Vec::new(),
             cycles: stonelab_retro::Cycles::Interval,
+            superko: false,
         }
+    }
+
+    /// Plays under positional superko: `play` refuses a stone that recreates an earlier board of
+    /// the game, the engine never plays one, and database moves keep the superko value.
+    pub fn set_superko(&mut self, on: bool) {
+        self.superko = on;
+    }
+
+    /// Whether `mv` by `color` is legal on the game's board under the engine's rules; plays it
+    /// when it is.
+    pub fn try_play(&mut self, color: Color, mv: Move) -> Result<(), String> {
+        let mut board = self.board.clone();
+        board
+            .try_play_as(color, mv)
+            .map_err(|_| "illegal move".to_string())?;
+        if self.superko && mv != Move::Pass && recreates(&board) {
+            return Err(
+                "illegal move: it recreates an earlier position (positional superko)".into(),
+            );
+        }
+        self.board = board;
+        Ok(())
     }
 
     /// Plays from databases by the rule `cycles`: under [`stonelab_retro::Cycles::Tie`] a side
@@ -163,8 +195,7 @@ impl Engine {
     pub fn genmove(&mut self, color: Color) -> Decision {
         let decision = self.choose_move(color, false);
         if let Decision::Play(mv) = decision {
-            self.board
-                .try_play_as(color, mv)
+            self.try_play(color, mv)
                 .expect("the engine chose a legal move");
         }
         decision
@@ -176,12 +207,82 @@ impl Engine {
     pub fn choose_move(&mut self, color: Color, cleanup: bool) -> Decision {
         let start = Instant::now();
         let (mut board, passes) = self.position_for(color);
-        if cleanup {
-            return self.cleanup_move(&board, passes, color, start);
+        let decision = if cleanup {
+            self.cleanup_move(&board, passes, color, start)
+        } else {
+            self.superko_move(&board, passes)
+                .or_else(|| self.solved_move(&mut board, passes))
+                .map(Decision::Play)
+                .unwrap_or_else(|| self.search_move(&board, passes, color, start))
+        };
+        match decision {
+            // A stone the search or the simple-ko database chose that superko forbids: a pass
+            // (always legal).
+            Decision::Play(mv @ Move::Play(_)) if self.superko => {
+                let mut after = self.board.clone();
+                let recreated = after.try_play_as(color, mv).is_ok() && recreates(&after);
+                if recreated {
+                    eprintln!(
+                        "stonelab: {} would recreate an earlier position: passing",
+                        stonelab_go::vertex::format_move(mv, self.board.geometry())
+                    );
+                    Decision::Play(Move::Pass)
+                } else {
+                    decision
+                }
+            }
+            d => d,
         }
-        self.solved_move(&mut board, passes)
-            .map(Decision::Play)
-            .unwrap_or_else(|| self.search_move(&board, passes, color, start))
+    }
+
+    /// Under positional superko with a database for this board: a move that keeps the exact value
+    /// of the position with the game's history. `None` without superko or a database, when
+    /// `board` is not the game's board (GTP's move out of turn), or past [`SUPERKO_NODES`].
+    fn superko_move(&self, board: &Board, passes: u32) -> Option<Move> {
+        use stonelab_retro::superko;
+        if !self.superko || board.to_move() != self.board.to_move() {
+            return None;
+        }
+        let solved = self.solved_for(board)?;
+        let tie = |b: &Board, pass: bool| {
+            solved
+                .game
+                .state_of(b, pass)
+                .ok()
+                .and_then(|s| solved.db.get(s))
+                .map(stonelab_retro::Bounds::tie_value)
+        };
+        let mut setup = board.to_setup();
+        setup.ko = None;
+        let here = Board::from_setup(setup, superko::RULES).ok()?;
+        let history = earlier_boards(&self.board);
+        let start = Instant::now();
+        let mut search = superko::Search::new(*board.geometry())
+            .with_hint(&tie)
+            .with_node_limit(SUPERKO_NODES);
+        let guess = tie(&here, passes > 0).unwrap_or(0);
+        match search.value(&here, passes > 0, &history, guess) {
+            Ok((v, best)) => {
+                eprintln!(
+                    "stonelab: positional superko value {v:+} ({} nodes, {:.3} s)",
+                    search.stats.nodes,
+                    start.elapsed().as_secs_f64()
+                );
+                Some(best.unwrap_or(Move::Pass))
+            }
+            Err(e) => {
+                eprintln!("stonelab: superko search: {e}; the simple-ko database decides");
+                None
+            }
+        }
+    }
+
+    /// The loaded database for this board's size.
+    fn solved_for(&self, board: &Board) -> Option<&Solved> {
+        self.solved.iter().find(|s| {
+            (s.geometry.rows(), s.geometry.cols())
+                == (board.geometry().rows(), board.geometry().cols())
+        })
     }
 
     /// The position to search with `color` to move (GTP lets a side move twice: then the stones
@@ -261,10 +362,7 @@ impl Engine {
     /// [`FORCING_STATES`] ([`FORCING_STATES_IN_CYCLE`] in a repeated position), else as
     /// [`best_moves`] says (a pass first).
     fn solved_move(&self, board: &mut Board, passes: u32) -> Option<Move> {
-        let solved = self.solved.iter().find(|s| {
-            (s.geometry.rows(), s.geometry.cols())
-                == (board.geometry().rows(), board.geometry().cols())
-        })?;
+        let solved = self.solved_for(board)?;
         let pass = passes > 0;
         let root = solved.game.state_of(board, pass).ok()?;
         let here = solved.db.get(root)?;
@@ -432,6 +530,32 @@ fn fresh_seed() -> u64 {
             .map_or(0, |d| d.as_nanos()),
     );
     h.finish()
+}
+
+/// Whether the stones of `board` stood so on an earlier board of its game.
+fn recreates(board: &Board) -> bool {
+    let same = |a: &Board| {
+        a.stones(Color::Black) == board.stones(Color::Black)
+            && a.stones(Color::White) == board.stones(Color::White)
+    };
+    let mut past = board.clone();
+    while past.undo().is_ok() {
+        if same(&past) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The boards before `board` in its game, oldest first.
+fn earlier_boards(board: &Board) -> Vec<Board> {
+    let mut past = board.clone();
+    let mut out = Vec::new();
+    while past.undo().is_ok() {
+        out.push(past.clone());
+    }
+    out.reverse();
+    out
 }
 
 /// Whether the position (stones, side to move, ko) occurred before in the board's history.

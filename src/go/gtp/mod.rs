@@ -40,6 +40,11 @@ pub struct Args {
     /// a better end keeps the tie value instead)
     #[arg(long, value_enum, default_value_t = crate::go::CyclesArg::Interval)]
     pub cycles: crate::go::CyclesArg,
+    /// The ko rule: `simple` (a pass clears the ban) or `positional-superko` (no stone may
+    /// recreate an earlier board of the game: `play` refuses one, and with --db the engine plays
+    /// the exact superko value of the position with its history)
+    #[arg(long, value_enum, default_value_t = crate::go::solve::KoArg::Simple)]
+    pub ko: crate::go::solve::KoArg,
     /// Search threads
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -61,7 +66,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         playouts: args.playouts,
         move_ms: args.move_ms,
     });
+    if args.ko == crate::go::solve::KoArg::PositionalSuperko
+        && args.cycles != crate::go::CyclesArg::Interval
+    {
+        anyhow::bail!("--ko positional-superko has no endless games: leave out --cycles");
+    }
     engine.set_cycles(args.cycles.into());
+    engine.set_superko(args.ko == crate::go::solve::KoArg::PositionalSuperko);
     for path in &args.db {
         engine
             .load_database(path)
@@ -272,11 +283,7 @@ impl Gtp {
             }
             Command::Play(color, vertex) => {
                 let mv = vertex.to_move(&g).ok_or("illegal move")?;
-                let mut board = self.engine.board().clone();
-                board
-                    .try_play_as(color, mv)
-                    .map_err(|_| "illegal move".to_string())?;
-                self.engine.set_board(board);
+                self.engine.try_play(color, mv)?;
                 Ok(String::new())
             }
             Command::GenMove(color) => Ok(match self.engine.genmove(color) {
