@@ -20,12 +20,16 @@
 //! # Memory
 //!
 //! Per state: `lo`, `hi` (one `i8` each: scores lie within the board's points) and the two
-//! counters (one `u8` each): 4 bytes. Per position: its score (1 byte). Two frontier bitsets (2
+//! counters (one `u8` each): 4 bytes, each bound next to its counter so that a notice touches one
+//! cache line. Per position: its score (1 byte). Two frontier bitsets (2
 //! bits per state). The state table is memory-mapped.
 //!
 //! # Distribution
 //!
-//! Worker `w` of `W` owns the states `w * B .. (w + 1) * B` with `B = ceil(n / W)`. Rounds are
+//! The states are cut into stripes of [`STRIPE`] states; worker `w` of `W` owns the stripes
+//! `w, w + W, w + 2W, ...` (so that each worker gets its share of every kind of state: the
+//! frontier of a round lies in a few regions of the numbering, and contiguous halves left one
+//! worker idle for much of a round). Rounds are
 //! bulk-synchronous: each worker generates the predecessors of its frontier and sends each to its
 //! owner (a worker's own are applied in place); timely's progress tracking ends the round when
 //! every message is applied everywhere, and a small control message from every worker to every
@@ -211,46 +215,83 @@ pub fn estimated_bytes(positions: u64, ko_states: u64, table_bytes: u64, memory:
     b + b / 20 + (24 << 20)
 }
 
-/// The owned range of worker `w` of `peers` over `n` states.
+/// States per stripe of the layout: a multiple of 64 (a frontier word never spans two stripes)
+/// and of 4 (a position's four states share one).
+pub const STRIPE: u64 = 1 << 12;
+
+/// The stripes of worker `index` of `peers` over `states` states, and where each state lives.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     index: usize,
     peers: usize,
     states: u64,
-    block: u64,
-    start: u64,
-    end: u64,
+    owned: u64,
 }
 
 impl Layout {
     fn new(index: usize, peers: usize, states: u64) -> Layout {
-        let block = states.div_ceil(peers as u64).max(1);
-        let start = (index as u64 * block).min(states);
-        let end = (start + block).min(states);
-        Layout {
+        let mut at = Layout {
             index,
             peers,
             states,
-            block,
-            start,
-            end,
-        }
+            owned: 0,
+        };
+        at.owned = at.owned_below(states);
+        at
+    }
+
+    /// Owned states below `n`.
+    fn owned_below(&self, n: u64) -> u64 {
+        let (full, rest) = (n / STRIPE, n % STRIPE);
+        let (w, i) = (self.peers as u64, self.index as u64);
+        let stripes = if full > i { (full - i - 1) / w + 1 } else { 0 };
+        stripes * STRIPE + if full % w == i { rest } else { 0 }
     }
 
     fn owned(&self) -> usize {
-        (self.end - self.start) as usize
+        self.owned as usize
     }
+
+    /// The worker that owns state `s`.
+    #[inline]
+    fn owner(&self, s: u64) -> u64 {
+        (s / STRIPE) % self.peers as u64
+    }
+
+    #[inline]
+    fn owns(&self, s: u64) -> bool {
+        self.owner(s) == self.index as u64
+    }
+
+    /// The owned state `s`'s place in this worker's arrays.
+    #[inline]
+    fn local(&self, s: u64) -> usize {
+        ((s / STRIPE / self.peers as u64) * STRIPE + s % STRIPE) as usize
+    }
+
+    /// The state at place `l` of this worker's arrays.
+    #[inline]
+    fn global(&self, l: usize) -> u64 {
+        let l = l as u64;
+        ((l / STRIPE) * self.peers as u64 + self.index as u64) * STRIPE + l % STRIPE
+    }
+}
+
+/// One bound of a state and its counter: the state's successors not yet known to be in `W_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+struct Slot {
+    val: i8,
+    cnt: u8,
 }
 
 /// Per-worker tables.
 struct Local {
     at: Layout,
-    lo: Vec<i8>,
-    hi: Vec<i8>,
-    cnt_lo: Vec<u8>,
-    cnt_hi: Vec<u8>,
-    /// Scores of the positions `first_pos..`, for the end-of-game seeds.
-    first_pos: u64,
+    lo: Vec<Slot>,
+    hi: Vec<Slot>,
+    /// Scores of the owned positions (by their place: the place of their first state / 4), for
+    /// the end-of-game seeds.
     pscore: Vec<i8>,
     cur: Vec<u64>,
     next: Vec<u64>,
@@ -280,10 +321,10 @@ impl Local {
     /// A predecessor `p` (owned here) learns that one of its successors entered `W_t`.
     #[inline]
     fn hit(&mut self, p: u64) {
-        let l = (p - self.at.start) as usize;
-        let (val, cnt, none, attacker) = match self.stage {
-            Stage::Lo => (&mut self.lo, &mut self.cnt_lo, NONE_LO, 0),
-            Stage::Hi => (&mut self.hi, &mut self.cnt_hi, NONE_HI, 1),
+        let l = self.at.local(p);
+        let (slots, none, attacker) = match self.stage {
+            Stage::Lo => (&mut self.lo, NONE_LO, 0),
+            Stage::Hi => (&mut self.hi, NONE_HI, 1),
             // A faster worker is already in the first round while this one still counts its
             // successors: keep the message for the first round (dropping it lost the update, a
             // race seen as a wrong `lo` on 1x6 and 1x7 with two workers).
@@ -293,22 +334,23 @@ impl Local {
             }
             Stage::Done => return,
         };
-        if val[l] != none {
+        let slot = &mut slots[l];
+        if slot.val != none {
             return;
         }
         if self.space.side(p) != attacker {
-            if cnt[l] == 0 {
+            if slot.cnt == 0 {
                 self.error = Some(format!(
                     "state {p}: counter below zero (inconsistent moves)"
                 ));
                 return;
             }
-            cnt[l] -= 1;
-            if cnt[l] != 0 {
+            slot.cnt -= 1;
+            if slot.cnt != 0 {
                 return;
             }
         }
-        val[l] = self.t as i8;
+        slot.val = self.t as i8;
         self.next[l / 64] |= 1 << (l % 64);
         self.decided += 1;
     }
@@ -321,12 +363,9 @@ impl Local {
             if self.pscore[i] != t {
                 continue;
             }
-            let pos = self.first_pos + i as u64;
+            let pos = at.global(4 * i) / 4;
             for side in 0..2 {
-                let s = 4 * pos + 2 * side + 1;
-                if s >= at.start && s < at.end {
-                    self.hit(s);
-                }
+                self.hit(4 * pos + 2 * side + 1);
             }
         }
     }
@@ -423,7 +462,7 @@ impl Traffic {
 type Piece = (u64, Vec<u8>);
 
 const CHUNK: usize = 1 << 12;
-const PIECE: u64 = 1 << 16;
+const PIECE: u64 = STRIPE;
 
 /// Solves every state of `space`.
 pub fn solve(space: Arc<Space>, options: Options) -> Result<Outcome, SolveError> {
@@ -554,18 +593,25 @@ fn run_worker(
     let started = Instant::now();
     let at = Layout::new(worker.index(), worker.peers(), space.num_states());
     let owned = at.owned();
-    let positions = space.positions();
-    // Positions whose non-ko states overlap the owned range.
-    let first_pos = (at.start / 4).min(positions);
-    let last_pos = at.end.div_ceil(4).min(positions);
+    // The positions whose four states are owned here.
+    let positions = at.owned_below(4 * space.positions()) / 4;
     let local = Rc::new(RefCell::new(Local {
         at,
-        lo: vec![NONE_LO; owned],
-        hi: vec![NONE_HI; owned],
-        cnt_lo: vec![0; owned],
-        cnt_hi: vec![0; owned],
-        first_pos,
-        pscore: vec![0; (last_pos - first_pos) as usize],
+        lo: vec![
+            Slot {
+                val: NONE_LO,
+                cnt: 0
+            };
+            owned
+        ],
+        hi: vec![
+            Slot {
+                val: NONE_HI,
+                cnt: 0
+            };
+            owned
+        ],
+        pscore: vec![0; positions as usize],
         cur: vec![0; owned.div_ceil(64)],
         next: vec![0; owned.div_ceil(64)],
         stage: Stage::Degrees,
@@ -651,19 +697,26 @@ fn run_worker(
         // Generate the frontier's predecessors; apply the own, send the others.
         let words = local.borrow().cur.len();
         let (mut sent, mut kept) = (0u64, 0u64);
+        // The channels are served (`worker.step`) every CHUNK frontier states, not every CHUNK
+        // states scanned: a step with several workers costs microseconds, and most rounds' frontiers
+        // are sparse (stepping by the scan cost 3 of 10 s on 4x4 with two workers).
+        let mut since_step = 0usize;
         let mut w = 0;
         while w < words {
-            let end = (w + CHUNK / 64).min(words);
+            let mut end = w;
             {
                 let mut l = local.borrow_mut();
-                for wi in w..end {
+                while end < words && since_step < CHUNK {
+                    let wi = end;
+                    end += 1;
                     let mut word = l.cur[wi];
+                    since_step += word.count_ones() as usize;
                     while word != 0 {
-                        let s = at.start + (wi * 64) as u64 + u64::from(word.trailing_zeros());
+                        let s = at.global(wi * 64 + word.trailing_zeros() as usize);
                         word &= word - 1;
                         space.predecessors(s, &mut cursor, &mut preds)?;
                         for &p in &preds {
-                            if p >= at.start && p < at.end {
+                            if at.owns(p) {
                                 l.hit(p);
                                 kept += 1;
                             } else {
@@ -675,7 +728,10 @@ fn run_worker(
                 }
             }
             w = end;
-            worker.step();
+            if since_step >= CHUNK {
+                since_step = 0;
+                worker.step();
+            }
         }
         if let Some(e) = local.borrow_mut().error.take() {
             return Err(SolveError::Worker(e));
@@ -764,11 +820,12 @@ fn run_worker(
             }
         }
     }
-    // In steps of a bounded size, every worker the same number (the blocks are equal), so that
-    // no more than a step's pieces wait in the channels.
+    // In steps of a bounded size, every worker the same number, so that no more than a step's
+    // pieces wait in the channels. A piece is one stripe: contiguous in the state numbering.
     local.borrow_mut().catch_up();
     let per_step = 16 * PIECE;
-    let steps = at.block.div_ceil(per_step);
+    // Worker 0 owns the most states.
+    let steps = Layout::new(0, at.peers, at.states).owned.div_ceil(per_step);
     for step in 0..steps {
         let mut first = step * per_step;
         let stop = ((step + 1) * per_step).min(owned as u64);
@@ -778,13 +835,13 @@ fn run_worker(
                 let l = local.borrow();
                 let mut b = Vec::with_capacity(4 * (end - first) as usize);
                 for i in first as usize..end as usize {
-                    let v = bounds(l.lo[i], l.hi[i]);
+                    let v = bounds(l.lo[i].val, l.hi[i].val);
                     b.extend_from_slice(&v.lo.to_le_bytes());
                     b.extend_from_slice(&v.hi.to_le_bytes());
                 }
                 b
             };
-            net.pieces.send((at.start + first, bytes));
+            net.pieces.send((at.global(first as usize), bytes));
             first = end;
             worker.step();
         }
@@ -845,12 +902,11 @@ fn build(worker: &mut timely::worker::Worker, local: &Rc<RefCell<Local>>, at: La
     let mut pieces = InputHandle::<u64, Timed<Piece>>::new();
     let probe = ProbeHandle::new();
     let (l1, l2, l3) = (local.clone(), local.clone(), local.clone());
-    let block = at.block;
     worker.dataflow::<u64, _, _>(|scope| {
         scope
             .input_from(&mut hits)
             .unary::<Timed<()>, _, _, _>(
-                Exchange::new(move |p: &u64| *p / block),
+                Exchange::new(move |p: &u64| at.owner(*p)),
                 "Hits",
                 move |_cap, _info| {
                     move |input, _output| {
@@ -965,12 +1021,14 @@ fn degrees(
     let mut cursor = SelectCursor::default();
     let mut out: Vec<Succ> = Vec::new();
     let mut last = Instant::now();
-    let mut s = at.start;
-    while s < at.end {
-        let end = (s + CHUNK as u64 * 16).min(at.end);
+    let owned = at.owned();
+    let mut s = 0;
+    while s < owned {
+        let end = (s + CHUNK * 16).min(owned);
         {
             let mut l = local.borrow_mut();
-            for x in s..end {
+            for i in s..end {
+                let x = at.global(i);
                 out.clear();
                 space.successors(x, &mut cursor, &mut out)?;
                 l.moves += out.len() as u64;
@@ -979,9 +1037,8 @@ fn degrees(
                 let d = u8::try_from(out.len()).map_err(|_| {
                     SolveError::Worker(format!("state {x} has {} successors", out.len()))
                 })?;
-                let i = (x - at.start) as usize;
-                l.cnt_lo[i] = d;
-                l.cnt_hi[i] = d;
+                l.lo[i].cnt = d;
+                l.hi[i].cnt = d;
             }
         }
         s = end;
@@ -989,16 +1046,15 @@ fn degrees(
         if last.elapsed() > Duration::from_millis(500) {
             last = Instant::now();
             emit(Event::Degrees {
-                done: s - at.start,
+                done: s as u64,
                 owned: at.owned() as u64,
                 seconds: started.elapsed().as_secs_f64(),
             });
         }
     }
     let mut l = local.borrow_mut();
-    let first_pos = l.first_pos;
     for i in 0..l.pscore.len() {
-        let serial = space.serial(first_pos + i as u64, &mut cursor);
+        let serial = space.serial(at.global(4 * i) / 4, &mut cursor);
         l.pscore[i] = space.score_of_serial(serial) as i8;
     }
     Ok(())
@@ -1011,7 +1067,8 @@ struct Checkpoints {
     at: Layout,
 }
 
-const CKPT_MAGIC: &[u8; 8] = b"STLBCNT1";
+/// Version 2: striped layout, each bound next to its counter.
+const CKPT_MAGIC: &[u8; 8] = b"STLBCNT2";
 
 impl Checkpoints {
     fn path(&self, generation: u64) -> PathBuf {
@@ -1098,8 +1155,8 @@ impl Checkpoints {
             self.at.states,
             self.at.index as u64,
             self.at.peers as u64,
-            self.at.start,
-            self.at.end,
+            STRIPE,
+            self.at.owned,
             generation,
             u64::from(l.stage.code()),
             l.t as u64,
@@ -1124,11 +1181,9 @@ impl Checkpoints {
             why: e.to_string(),
         };
         let words: Vec<u8> = l.next.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let parts: [&[u8]; 6] = [
-            bytes_of_i8(&l.lo),
-            bytes_of_i8(&l.hi),
-            &l.cnt_lo,
-            &l.cnt_hi,
+        let parts: [&[u8]; 4] = [
+            bytes_of_slots(&l.lo),
+            bytes_of_slots(&l.hi),
             bytes_of_i8(&l.pscore),
             &words,
         ];
@@ -1194,8 +1249,8 @@ impl Checkpoints {
             self.at.states,
             self.at.index as u64,
             self.at.peers as u64,
-            self.at.start,
-            self.at.end,
+            STRIPE,
+            self.at.owned,
             generation,
         ];
         if v[..6] != want {
@@ -1231,10 +1286,16 @@ impl Checkpoints {
             at += len;
             s.to_vec()
         };
-        l.lo = take(owned).into_iter().map(|b| b as i8).collect();
-        l.hi = take(owned).into_iter().map(|b| b as i8).collect();
-        l.cnt_lo = take(owned);
-        l.cnt_hi = take(owned);
+        let slots = |b: Vec<u8>| -> Vec<Slot> {
+            b.chunks_exact(2)
+                .map(|c| Slot {
+                    val: c[0] as i8,
+                    cnt: c[1],
+                })
+                .collect()
+        };
+        l.lo = slots(take(2 * owned));
+        l.hi = slots(take(2 * owned));
         l.pscore = take(l.pscore.len()).into_iter().map(|b| b as i8).collect();
         let words = take(8 * l.next.len());
         l.next = words
@@ -1245,15 +1306,14 @@ impl Checkpoints {
         let max = n as i8;
         let ok_lo =
             l.lo.iter()
-                .all(|&x| x == NONE_LO || (-max..=max).contains(&x));
+                .all(|x| x.val == NONE_LO || (-max..=max).contains(&x.val));
         let ok_hi =
             l.hi.iter()
-                .all(|&x| x == NONE_HI || (-max..=max).contains(&x));
-        let ok_cnt = l
-            .cnt_lo
-            .iter()
-            .chain(&l.cnt_hi)
-            .all(|&c| usize::from(c) <= l.space.shape().points() + 1);
+                .all(|x| x.val == NONE_HI || (-max..=max).contains(&x.val));
+        let ok_cnt =
+            l.lo.iter()
+                .chain(&l.hi)
+                .all(|x| usize::from(x.cnt) <= l.space.shape().points() + 1);
         if !(ok_lo && ok_hi && ok_cnt) {
             return Err(bad("values out of range".into()));
         }
@@ -1264,6 +1324,12 @@ impl Checkpoints {
         l.moves = v[10];
         Ok(())
     }
+}
+
+fn bytes_of_slots(v: &[Slot]) -> &[u8] {
+    // Safety: `Slot` is `repr(C)` of two one-byte fields (size 2, alignment 1, no padding), and
+    // every bit pattern is a valid `u8`.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), 2 * v.len()) }
 }
 
 fn bytes_of_i8(v: &[i8]) -> &[u8] {

@@ -96,13 +96,16 @@ pub struct Space {
     npat: u64,
     /// `3^(cols * r)`.
     row_pow: Vec<u64>,
-    /// `img[(k * rows + r) * npat + p]`: what pattern `p` on row `r` adds to the image serial
-    /// under the `k+1`-th symmetry.
-    img: Vec<u64>,
+    /// `img[(r * npat + p) * 8 + k]`: what pattern `p` on row `r` adds to the image serial under
+    /// the `k+1`-th symmetry; lanes past the last symmetry hold [`NO_IMAGE`]. Eight lanes a row
+    /// so that the sum over the rows is one vector add per row.
+    img: Vec<[u64; 8]>,
     /// `sym_point[k][id]`: the image of point `id` under the `k`-th symmetry (identity first).
     sym_point: Vec<Vec<u8>>,
-    nsym: usize,
 }
+
+/// The image lanes of absent symmetries: above every serial (3^30 < 2^48) even summed over 10 rows.
+const NO_IMAGE: u64 = 1 << 58;
 
 /// Scores fit an `i8` with room for the two sentinels.
 pub const MAX_POINTS: usize = 30;
@@ -150,7 +153,7 @@ impl Space {
             })
             .collect();
         let pow3 = |e: usize| 3u64.pow(e as u32);
-        let mut img = vec![0u64; (syms.len() - 1) * rows * npat as usize];
+        let mut img = vec![[NO_IMAGE; 8]; rows * npat as usize];
         for k in 0..syms.len() - 1 {
             for r in 0..rows {
                 for p in 0..npat as usize {
@@ -160,7 +163,7 @@ impl Space {
                         v += (x % 3) as u64 * pow3(sym_point[k + 1][r * cols + c] as usize);
                         x /= 3;
                     }
-                    img[(k * rows + r) * npat as usize + p] = v;
+                    img[r * npat as usize + p][k] = v;
                 }
             }
         }
@@ -201,7 +204,6 @@ impl Space {
             row_pow: (0..rows).map(|r| pow3(r * cols)).collect(),
             img,
             sym_point,
-            nsym: syms.len(),
         };
         space.ko_keys = space.scan_table(threads.max(1))?;
         Ok(space)
@@ -404,27 +406,22 @@ impl Space {
         let rowmask = (1u32 << self.cols) - 1;
         let npat = self.npat as usize;
         let mut serial = 0u64;
-        let mut imgs = [0u64; 7];
-        let ns = self.nsym - 1;
+        let mut imgs = [0u64; 8];
         for r in 0..self.rows {
             let sh = r * self.cols;
             let b = (p.black >> sh) & rowmask;
             let w = (p.white >> sh) & rowmask;
             let t = self.tern[(b as usize) << self.cols | w as usize] as usize;
             serial += t as u64 * self.row_pow[r];
-            for k in 0..ns {
-                imgs[k] += self.img[(k * self.rows + r) * npat + t];
+            let row = &self.img[r * npat + t];
+            for k in 0..8 {
+                imgs[k] = imgs[k].wrapping_add(row[k]);
             }
         }
-        let mut best = serial;
-        let mut set = 1u32;
-        for k in 0..ns {
-            if imgs[k] < best {
-                best = imgs[k];
-                set = 1 << (k + 1);
-            } else if imgs[k] == best {
-                set |= 1 << (k + 1);
-            }
+        let best = imgs.iter().fold(serial, |m, &v| m.min(v));
+        let mut set = u32::from(serial == best);
+        for (k, &v) in imgs.iter().enumerate() {
+            set |= u32::from(v == best) << (k + 1);
         }
         (best, set)
     }
