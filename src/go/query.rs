@@ -134,12 +134,9 @@ pub fn open_solved(path: &Path, states: Option<&Path>, index: bool) -> anyhow::R
         };
     check_counts(path, &db, &meta, &game)?;
     if let (Some(a), Some(b), Some(t)) = (db_began, table_began, &table) {
-        match qindex::write(&index_path, (path, a), (t, b), space.ko_keys()) {
-            Ok(()) => eprintln!(
-                "note: wrote the query index {}: later queries skip the full check",
-                index_path.display()
-            ),
-            Err(e) => eprintln!("note: no query index written: {e}"),
+        // Quietly: an error later in the query stays the only line on stderr.
+        if let Err(e) = qindex::write(&index_path, (path, a), (t, b), space.ko_keys()) {
+            eprintln!("note: no query index written: {e}");
         }
     }
     Ok(Solved {
