@@ -382,10 +382,6 @@ fn replay(
     moves: &str,
     superko: bool,
 ) -> anyhow::Result<(Board, Vec<Board>, u32)> {
-    let same = |a: &Board, b: &Board| {
-        a.stones(stonelab_go::Color::Black) == b.stones(stonelab_go::Color::Black)
-            && a.stones(stonelab_go::Color::White) == b.stones(stonelab_go::Color::White)
-    };
     let mut board = Board::new(g, rules);
     let mut history: Vec<Board> = Vec::new();
     let mut passes = 0;
@@ -405,7 +401,7 @@ fn replay(
         board.try_play(mv).map_err(|e| {
             anyhow::anyhow!("move {number} ({} {}): {e}", m.color.letter(), m.vertex)
         })?;
-        if superko && mv != Move::Pass && history.iter().any(|h| same(h, &board)) {
+        if superko && mv != Move::Pass && history.iter().any(|h| h.same_stones(&board)) {
             bail!(
                 "move {number} ({} {}): recreates an earlier position (positional superko)",
                 m.color.letter(),

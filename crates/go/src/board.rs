@@ -321,6 +321,14 @@ impl Board {
         self.stones[color.index()]
     }
 
+    /// Whether `other` has the same stones on the board (the side to move, ko and history aside):
+    /// what positional superko compares.
+    #[must_use]
+    pub fn same_stones(&self, other: &Board) -> bool {
+        self.stones(Color::Black) == other.stones(Color::Black)
+            && self.stones(Color::White) == other.stones(Color::White)
+    }
+
     /// Every stone on the board.
     #[must_use]
     #[inline]

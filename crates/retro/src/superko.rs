@@ -814,17 +814,13 @@ pub fn alpha_beta(board: &Board, pass: bool, history: &[Board]) -> Result<i16, N
 /// game so far, the current one included.
 pub fn minimax(board: &mut Board, pass: bool, seen: &mut Vec<Board>, nodes: &mut u64) -> i16 {
     *nodes += 1;
-    let same = |a: &Board, b: &Board| {
-        a.stones(Color::Black) == b.stones(Color::Black)
-            && a.stones(Color::White) == b.stones(Color::White)
-    };
     let black = board.to_move() == Color::Black;
     let mut values = Vec::new();
     for p in board.geometry().points().collect::<Vec<_>>() {
         if board.try_play(Move::Play(p)).is_err() {
             continue;
         }
-        if seen.iter().any(|b| same(b, board)) {
+        if seen.iter().any(|b| b.same_stones(board)) {
             board.undo().expect("just played");
             continue;
         }
@@ -902,10 +898,6 @@ mod tests {
         seed: &mut u64,
         moves: usize,
     ) -> (Board, Vec<Board>, bool) {
-        let same = |a: &Board, b: &Board| {
-            a.stones(Color::Black) == b.stones(Color::Black)
-                && a.stones(Color::White) == b.stones(Color::White)
-        };
         let mut b = empty(rows, cols);
         let mut history: Vec<Board> = Vec::new();
         let mut pass = false;
@@ -922,7 +914,7 @@ mod tests {
                     !history
                         .iter()
                         .chain(std::iter::once(&b))
-                        .any(|h| same(h, &c))
+                        .any(|h| h.same_stones(&c))
                 })
                 .collect();
             let pick = (*seed % (legal.len() as u64 + 1)) as usize;

@@ -534,13 +534,9 @@ fn fresh_seed() -> u64 {
 
 /// Whether the stones of `board` stood so on an earlier board of its game.
 fn recreates(board: &Board) -> bool {
-    let same = |a: &Board| {
-        a.stones(Color::Black) == board.stones(Color::Black)
-            && a.stones(Color::White) == board.stones(Color::White)
-    };
     let mut past = board.clone();
     while past.undo().is_ok() {
-        if same(&past) {
+        if past.same_stones(board) {
             return true;
         }
     }
