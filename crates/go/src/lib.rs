@@ -19,6 +19,21 @@ pub mod score;
 pub mod setup;
 /// The SGF reader (the `stonelab-sgf` crate, shared with Gomoku).
 pub use stonelab_sgf as sgf;
+
+/// Asks the processor to bring `x`'s cache line in (a hint: nothing is read or written).
+#[inline(always)]
+pub fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and writes nothing; any address is allowed, and this one
+    // is a valid reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            std::ptr::from_ref(x).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
 pub mod statefile;
 pub mod timing;
 pub mod vertex;

@@ -531,6 +531,22 @@ impl StateTable {
         Some(r + u64::from((word & ((1u64 << bit) - 1)).count_ones()))
     }
 
+    /// Asks the processor to bring in the memory that [`StateTable::rank`] of `serial` reads (a
+    /// hint: nothing else happens). Callers with several ranks to take issue these first, so that
+    /// the misses overlap.
+    #[inline]
+    pub fn prefetch_rank(&self, serial: u64) {
+        let w = (serial / 64) as usize;
+        if w >= self.layout.bits {
+            return;
+        }
+        let l = &self.layout;
+        let word = HEADER_LEN + 8 * w;
+        let dir = HEADER_LEN + 8 * (l.bits + w / BLOCK_WORDS);
+        crate::prefetch(&self.map[word]);
+        crate::prefetch(&self.map[dir]);
+    }
+
     /// Whether `serial` is a state (legal and reduced).
     #[must_use]
     pub fn contains(&self, serial: u64) -> bool {

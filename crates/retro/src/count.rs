@@ -55,6 +55,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use stonelab_go::prefetch;
 use stonelab_go::statefile::SelectCursor;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
@@ -353,6 +354,34 @@ impl Local {
         slot.val = self.t as i8;
         self.next[l / 64] |= 1 << (l % 64);
         self.decided += 1;
+    }
+
+    /// [`Local::hit`] for each of `ps` (all owned here), their slots fetched ahead: the slots are
+    /// scattered over the whole table, and a notice waiting on memory is most of a notice's cost.
+    fn hit_all(&mut self, ps: &[u64]) {
+        const AHEAD: usize = 16;
+        let slots = match self.stage {
+            Stage::Lo => &self.lo,
+            Stage::Hi => &self.hi,
+            _ => {
+                ps.iter().for_each(|&p| self.hit(p));
+                return;
+            }
+        };
+        for &p in ps.iter().take(AHEAD) {
+            prefetch(&slots[self.at.local(p)]);
+        }
+        for i in 0..ps.len() {
+            if let Some(&p) = ps.get(i + AHEAD) {
+                let slots = if self.stage == Stage::Lo {
+                    &self.lo
+                } else {
+                    &self.hi
+                };
+                prefetch(&slots[self.at.local(p)]);
+            }
+            self.hit(ps[i]);
+        }
     }
 
     /// The end of the game at score `t` reaches every state after a pass on a position scored `t`.
@@ -680,6 +709,7 @@ fn run_worker(
     let mut moves = 0u64;
     let mut traffic = Traffic::default();
     let mut preds = Vec::new();
+    let mut mine: Vec<u64> = Vec::new();
     let mut cursor = SelectCursor::default();
     loop {
         // The frontier of this round is what the last one added.
@@ -717,15 +747,22 @@ fn run_worker(
                         space.predecessors(s, &mut cursor, &mut preds)?;
                         for &p in &preds {
                             if at.owns(p) {
-                                l.hit(p);
-                                kept += 1;
+                                mine.push(p);
                             } else {
                                 net.hits.send(p);
                                 sent += 1;
                             }
                         }
+                        if mine.len() >= 1024 {
+                            kept += mine.len() as u64;
+                            l.hit_all(&mine);
+                            mine.clear();
+                        }
                     }
                 }
+                kept += mine.len() as u64;
+                l.hit_all(&mine);
+                mine.clear();
             }
             w = end;
             if since_step >= CHUNK {
@@ -915,9 +952,8 @@ fn build(worker: &mut timely::worker::Worker, local: &Rc<RefCell<Local>>, at: La
                             if cap.least().is_some_and(|t| *t > l.epoch) {
                                 l.early_hits.append(data);
                             } else {
-                                for p in data.drain(..) {
-                                    l.hit(p);
-                                }
+                                l.hit_all(data);
+                                data.clear();
                             }
                         });
                     }
@@ -1022,6 +1058,8 @@ fn degrees(
     let mut out: Vec<Succ> = Vec::new();
     let mut last = Instant::now();
     let owned = at.owned();
+    let plain = 4 * space.positions();
+    let mut moves_before_pass = 0u64;
     let mut s = 0;
     while s < owned {
         let end = (s + CHUNK * 16).min(owned);
@@ -1029,9 +1067,21 @@ fn degrees(
             let mut l = local.borrow_mut();
             for i in s..end {
                 let x = at.global(i);
+                // After a pass the moves are those of the same position and side without the
+                // pass flag, and the end of the game replaces the pass state: the same number
+                // of distinct successors (the two states share a stripe: stripes hold whole
+                // positions).
+                if x < plain && x % 2 == 1 {
+                    let d = l.lo[i - 1].cnt;
+                    l.lo[i].cnt = d;
+                    l.hi[i].cnt = d;
+                    l.moves += moves_before_pass;
+                    continue;
+                }
                 out.clear();
                 space.successors(x, &mut cursor, &mut out)?;
-                l.moves += out.len() as u64;
+                moves_before_pass = out.len() as u64;
+                l.moves += moves_before_pass;
                 out.sort_unstable();
                 out.dedup();
                 let d = u8::try_from(out.len()).map_err(|_| {

@@ -104,6 +104,18 @@ pub struct Space {
     sym_point: Vec<Vec<u8>>,
 }
 
+/// A predecessor position found by un-move generation, before its rank is taken.
+#[derive(Clone, Copy, Default)]
+struct Cand {
+    /// Canonical serial, and the symmetries that reach it.
+    best: u64,
+    set: u32,
+    /// The mover's and the other side's stones, and the point un-played.
+    m2: u32,
+    s2: u32,
+    qb: u32,
+}
+
 /// The image lanes of absent symmetries: above every serial (3^30 < 2^48) even summed over 10 rows.
 const NO_IMAGE: u64 = 1 << 58;
 
@@ -609,6 +621,9 @@ impl Space {
             empty &= !(1 << k);
         }
         let next = st.side ^ 1;
+        // Canonical forms first, their table reads started; then the ranks.
+        let mut found = [(0u64, 0u32, None::<u8>); MAX_POINTS];
+        let mut n = 0;
         while empty != 0 {
             let p = empty.trailing_zeros();
             empty &= empty - 1;
@@ -624,14 +639,24 @@ impl Space {
                         white: own2,
                     }
                 };
-                let t = self.index_of(q, next, ko, false).ok_or_else(|| {
+                let (best, set) = self.canonical(q);
+                self.table.prefetch_rank(best);
+                found[n] = (best, set, ko);
+                n += 1;
+            }
+        }
+        for &(best, set, ko) in &found[..n] {
+            let t = self
+                .table
+                .rank(best)
+                .and_then(|pos| self.index_at(pos, set, next, ko, false))
+                .ok_or_else(|| {
                     SpaceError::BadTable(format!(
                         "a successor of state {s} is missing from the table",
                         s = self.display_state(st)
                     ))
                 })?;
-                out.push(Succ::State(t));
-            }
+            out.push(Succ::State(t));
         }
         if st.pass {
             out.push(Succ::End(self.score(black, white)));
@@ -697,8 +722,12 @@ impl Space {
             (white, black)
         };
         let empty = self.full & !(black | white);
-        // The symmetries fixing P (P is canonical: the identity is among those reaching it).
-        let (_, stab) = self.canonical(Pos { black, white });
+        // The symmetries fixing P (P is canonical: the identity is among those reaching it),
+        // found when a move's ko point needs them.
+        let mut stab = None;
+        // The predecessor positions found, ranked together so that their table reads overlap.
+        let mut cands = [Cand::default(); 16];
+        let mut n_cands = 0;
         let mut qs = m_stones;
         while qs != 0 {
             let q = qs.trailing_zeros();
@@ -729,56 +758,89 @@ impl Space {
                 }
                 // The move's ko point, reduced under P's symmetries, must be the state's.
                 let ko = (lone && count == 1 && restored.count_ones() == 1 && libs_q == restored)
-                    .then(|| self.canonical_point(stab, restored.trailing_zeros() as u8));
+                    .then(|| {
+                        let stab =
+                            *stab.get_or_insert_with(|| self.canonical(Pos { black, white }).1);
+                        self.canonical_point(stab, restored.trailing_zeros() as u8)
+                    });
                 if ko != st.ko {
                     continue;
                 }
                 let m2 = m_stones & !qb;
                 let s2 = s_stones | restored;
                 let (b2, w2) = if mover == 0 { (m2, s2) } else { (s2, m2) };
-                if !self.legal(b2, w2) {
+                // Taking a stone off a legal position leaves it legal; restored chains take
+                // liberties from the mover's chains, which may then have none.
+                if restored != 0 && !self.legal(b2, w2) {
                     continue;
                 }
-                let qpos = Pos {
+                let (best, set) = self.canonical(Pos {
                     black: b2,
                     white: w2,
+                });
+                self.table.prefetch_rank(best);
+                if n_cands == cands.len() {
+                    self.rank_predecessors(s, mover, &cands, out)?;
+                    n_cands = 0;
+                }
+                cands[n_cands] = Cand {
+                    best,
+                    set,
+                    m2,
+                    s2,
+                    qb,
                 };
-                let (best, set) = self.canonical(qpos);
-                let pos = self.table.rank(best).ok_or_else(|| {
-                    SpaceError::BadTable(format!(
-                        "a predecessor of state {s} is missing from the table"
-                    ))
-                })?;
-                out.push(4 * pos + 2 * u64::from(mover));
-                out.push(4 * pos + 2 * u64::from(mover) + 1);
-                // Every ko state of Q's canonical form whose ban does not stop q: the table keeps
-                // each ko point of the canonical position as a state of its own (also those that
-                // a symmetry of the position maps onto a smaller one), so each symmetry taking Q
-                // to its canonical form gives its own images of the ban and of q.
-                let kos = self.ko_mask(m2, s2);
-                if kos != 0 {
-                    let mut taus = set;
-                    while taus != 0 {
-                        let tau = taus.trailing_zeros() as usize;
-                        taus &= taus - 1;
-                        let mut m = kos & !qb;
-                        while m != 0 {
-                            let k = m.trailing_zeros() as usize;
-                            m &= m - 1;
-                            let point = self.sym_point[tau][k];
-                            let t = self.ko_index(pos, mover, point).ok_or_else(|| {
-                                SpaceError::BadTable(format!(
-                                    "a ko predecessor of state {s} is missing from the table"
-                                ))
-                            })?;
-                            out.push(t);
-                        }
+                n_cands += 1;
+            }
+        }
+        self.rank_predecessors(s, mover, &cands[..n_cands], out)?;
+        out.sort_unstable();
+        out.dedup();
+        Ok(())
+    }
+
+    /// The states of predecessor positions `cands` (`mover` to move): both pass flags, and every
+    /// ko state whose ban does not stop the move.
+    fn rank_predecessors(
+        &self,
+        s: u64,
+        mover: u8,
+        cands: &[Cand],
+        out: &mut Vec<u64>,
+    ) -> Result<(), SpaceError> {
+        for c in cands {
+            let pos = self.table.rank(c.best).ok_or_else(|| {
+                SpaceError::BadTable(format!(
+                    "a predecessor of state {s} is missing from the table"
+                ))
+            })?;
+            out.push(4 * pos + 2 * u64::from(mover));
+            out.push(4 * pos + 2 * u64::from(mover) + 1);
+            // Every ko state of Q's canonical form whose ban does not stop q: the table keeps
+            // each ko point of the canonical position as a state of its own (also those that
+            // a symmetry of the position maps onto a smaller one), so each symmetry taking Q
+            // to its canonical form gives its own images of the ban and of q.
+            let kos = self.ko_mask(c.m2, c.s2);
+            if kos != 0 {
+                let mut taus = c.set;
+                while taus != 0 {
+                    let tau = taus.trailing_zeros() as usize;
+                    taus &= taus - 1;
+                    let mut m = kos & !c.qb;
+                    while m != 0 {
+                        let k = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let point = self.sym_point[tau][k];
+                        let t = self.ko_index(pos, mover, point).ok_or_else(|| {
+                            SpaceError::BadTable(format!(
+                                "a ko predecessor of state {s} is missing from the table"
+                            ))
+                        })?;
+                        out.push(t);
                     }
                 }
             }
         }
-        out.sort_unstable();
-        out.dedup();
         Ok(())
     }
 
