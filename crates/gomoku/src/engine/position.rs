@@ -40,8 +40,9 @@ pub struct Position {
     cells: &'static [Cell; cells::ENTRIES],
     /// Per cell, per colour: the cell's [`cells::table`] index (0 when occupied).
     entries: Vec<[u16; 2]>,
-    /// Per cell, per colour: the cell's move-ordering value (0 when occupied).
-    values: Vec<[i32; 2]>,
+    /// Per cell, per colour: the cell's entry of the table (`entries`' entry, kept here so that a
+    /// refresh and the move order read no table; all 0 when occupied).
+    values: Vec<[Cell; 2]>,
     /// Per colour: the sum of the values of all empty cells.
     totals: [i64; 2],
     /// Per colour: the sums of the cells' evaluation weights, [to move, waiting].
@@ -50,13 +51,12 @@ pub struct Position {
     /// Per colour: how many empty cells have each threat kind ([`threats::Kind`] less one).
     kinds: [[u16; threats::KINDS]; 2],
     threat_weights: &'static [i32],
-    /// Per cell: stones within two cells (Chebyshev distance).
-    near: Vec<u8>,
-    /// The empty cells with a stone within two cells.
-    candidates: Bitboard,
     hash: u64,
     /// The moves played, in order.
     moves: Vec<(Point, Color)>,
+    /// Moves on the board made by [`Position::make_quick`] (the board's threat set is that of
+    /// the position before them).
+    quick: u32,
 }
 
 impl std::fmt::Debug for ClassTable {
@@ -77,16 +77,15 @@ impl Position {
             classes: vec![[0; 4]; size * size],
             cells: cells::table(),
             entries: vec![[0; 2]; size * size],
-            values: vec![[0; 2]; size * size],
+            values: vec![[Cell::default(); 2]; size * size],
             totals: [0; 2],
             weights: [[0; 2]; 2],
             class_sets: [ClassSets::default(); 2],
             kinds: [[0; threats::KINDS]; 2],
             threat_weights: threats::table(),
-            near: vec![0; size * size],
-            candidates: Bitboard::EMPTY,
             hash: 0,
             moves: Vec::new(),
+            quick: 0,
         };
         pos.rescan();
         pos
@@ -128,6 +127,7 @@ impl Position {
     /// The underlying board (line codes, stones).
     #[must_use]
     pub fn board(&self) -> &Board {
+        debug_assert_eq!(self.quick, 0, "the board read while quick moves are on it");
         &self.board
     }
 
@@ -187,7 +187,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn value(&self, p: Point, c: Color) -> i32 {
-        self.values[self.index(p)][c.index()]
+        i32::from(self.values[self.index(p)][c.index()].value)
     }
 
     /// The move-order score of the empty cell `p` for colour `c` ([`super::weights::ORDER_FILE`]):
@@ -195,23 +195,41 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn order(&self, p: Point, c: Color) -> i32 {
-        let e = self.entries[self.index(p)];
-        i32::from(self.cells[usize::from(e[c.index()])].attack)
-            + i32::from(self.cells[usize::from(e[(!c).index()])].defend)
+        let e = &self.values[self.index(p)];
+        i32::from(e[c.index()].attack) + i32::from(e[(!c).index()].defend)
     }
 
     /// Whether some stone lies within two cells of `p`.
     #[inline]
     #[must_use]
     pub fn is_near(&self, p: Point) -> bool {
-        self.near[self.index(p)] != 0
+        self.stone(p).is_some() || self.candidates().contains(p)
     }
 
     /// The empty cells with some stone within two cells.
     #[inline]
     #[must_use]
     pub fn candidates(&self) -> Bitboard {
-        self.candidates
+        // Computed when asked (at the nodes that pick moves) rather than counted on every move
+        // (most moves are made at leaves): every row's stones spread two columns each way, then
+        // each row takes the spread of the rows within two.
+        let (black, white) = (
+            self.board.stones(Color::Black),
+            self.board.stones(Color::White),
+        );
+        let n = self.size();
+        let full = (1u32 << n) - 1;
+        let mut spread = [0u32; crate::MAX_SIZE + 4];
+        for y in 0..n {
+            let r = black.rows[y] | white.rows[y];
+            spread[y + 2] = (r | r << 1 | r << 2 | r >> 1 | r >> 2) & full;
+        }
+        let mut out = Bitboard::EMPTY;
+        for y in 0..n {
+            let near = spread[y] | spread[y + 1] | spread[y + 2] | spread[y + 3] | spread[y + 4];
+            out.rows[y] = near & !(black.rows[y] | white.rows[y]);
+        }
+        out
     }
 
     /// The static evaluation for the side to move `s`: the weights of its cells as the side to
@@ -249,7 +267,7 @@ impl Position {
             if sets.five.contains(p) || crate::renju::foul(&self.board, p).is_none() {
                 continue;
             }
-            let cell = self.cells[usize::from(self.entries[self.index(p)][Color::Black.index()])];
+            let cell = self.values[self.index(p)][Color::Black.index()];
             to_move += i64::from(cell.to_move);
             waiting += i64::from(cell.waiting);
         }
@@ -261,8 +279,9 @@ impl Position {
     pub fn combinations(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
         self.entries
             .iter()
-            .filter(move |e| e[c.index()] != 0)
-            .map(move |e| usize::from(self.cells[usize::from(e[c.index()])].combination))
+            .zip(&self.values)
+            .filter(move |(e, _)| e[c.index()] != 0)
+            .map(move |(_, v)| usize::from(v[c.index()].combination))
     }
 
     /// Whether `c` may not play the empty cell `p`: under renju, Black's double-three, double-four
@@ -292,39 +311,46 @@ impl Position {
     /// Plays `c` on the empty on-board point `p`.
     pub fn make(&mut self, p: Point, c: Color) {
         debug_assert!(self.stone(p).is_none());
+        debug_assert_eq!(self.quick, 0, "a full make over quick ones");
         self.board.make(p, c);
         self.moves.push((p, c));
         self.hash ^= zobrist::key(p, c);
-        self.bump_near(p, 1);
+        self.update_around(p);
+    }
+
+    /// [`Position::make`] for the search tree: everything the engine reads is kept, but not the
+    /// board's threat set (for the threat-space solver, which never runs inside the tree: its
+    /// update reads the 41 MiB line table, a cache miss a direction). Take the move back with
+    /// [`Position::unmake_quick`] before the board is read ([`Position::board`] checks this in
+    /// debug builds).
+    #[inline]
+    pub fn make_quick(&mut self, p: Point, c: Color) {
+        debug_assert!(self.stone(p).is_none());
+        self.board.probe_make(p, c);
+        self.quick += 1;
+        self.moves.push((p, c));
+        self.hash ^= zobrist::key(p, c);
+        self.update_around(p);
+    }
+
+    /// Takes back a [`Position::make_quick`].
+    #[inline]
+    pub fn unmake_quick(&mut self) {
+        let (p, c) = self.moves.pop().expect("unmake with no move played");
+        debug_assert!(self.quick > 0, "unmake_quick of a full make");
+        self.quick -= 1;
+        self.board.probe_unmake(p, c);
+        self.hash ^= zobrist::key(p, c);
         self.update_around(p);
     }
 
     /// Takes back the last move.
     pub fn unmake(&mut self) {
+        debug_assert_eq!(self.quick, 0, "unmake of a quick make");
         let (p, c) = self.moves.pop().expect("unmake with no move played");
         self.board.unmake(p);
         self.hash ^= zobrist::key(p, c);
-        self.bump_near(p, -1);
         self.update_around(p);
-    }
-
-    fn bump_near(&mut self, p: Point, delta: i8) {
-        let n = self.size() as i32;
-        for dy in -2..=2 {
-            for dx in -2..=2 {
-                let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
-                if (0..n).contains(&x) && (0..n).contains(&y) {
-                    let i = y as usize * n as usize + x as usize;
-                    self.near[i] = self.near[i].wrapping_add_signed(delta);
-                    let q = Point::new(x as u8, y as u8);
-                    if self.near[i] != 0 && self.board.stone(q).is_none() {
-                        self.candidates.insert(q);
-                    } else {
-                        self.candidates.remove(q);
-                    }
-                }
-            }
-        }
     }
 
     /// The class byte of `p` in direction `d`, read from the line string (0 when occupied).
@@ -340,19 +366,35 @@ impl Position {
     }
 
     fn update_around(&mut self, p: Point) {
-        let reach = self.rule().reach();
+        let rule = self.rule();
+        let reach = rule.reach();
+        let (geo, table) = (self.geo, self.table);
         for d in Direction::ALL {
-            let r = self.geo.line_ref(p, d);
+            let r = geo.line_ref(p, d);
             let id = r.id as usize;
             let t = r.t as usize;
-            let last = (t + reach).min(self.geo.line_len[id] as usize - 1);
+            // Every cell re-read lies on this line: its class comes from the one line string
+            // ([`Position::read_class`] without finding the line again).
+            let string = self.board.codes().string(id);
+            let last = (t + reach).min(geo.line_len[id] as usize - 1);
             for u in t.saturating_sub(reach)..=last {
-                let q = self.geo.line_points[id][u];
-                let new = self.read_class(q, d);
+                let q = geo.line_points[id][u];
+                let at = u as u32;
+                let new = if string >> (2 * (at + PAD)) & 3 != 0 {
+                    0
+                } else {
+                    table.lookup(window_key(string, at, PAD, rule))
+                };
                 let i = self.index(q);
-                if self.classes[i][d.index()] != new || q == p {
-                    self.classes[i][d.index()] = new;
-                    self.refresh(q);
+                // The four bytes are changed as one word in a register and passed on: a byte
+                // store read back at once as a wider word stalls the load (no forwarding), and
+                // that stall was a third of a move's update.
+                let word = u32::from_le_bytes(self.classes[i]);
+                let shift = 8 * d.index() as u32;
+                if (word >> shift) as u8 != new || q == p {
+                    let word = (word & !(0xFF << shift)) | u32::from(new) << shift;
+                    self.classes[i] = word.to_le_bytes();
+                    self.refresh_with(q, word);
                 }
             }
         }
@@ -362,18 +404,26 @@ impl Position {
     /// so entry 0, worth nothing, when the cell is occupied).
     #[inline]
     fn refresh(&mut self, q: Point) {
+        let word = u32::from_le_bytes(self.classes[self.index(q)]);
+        self.refresh_with(q, word);
+    }
+
+    /// [`Position::refresh`] with the cell's class bytes given as one little-endian word (equal to
+    /// those stored).
+    #[inline]
+    fn refresh_with(&mut self, q: Point, word: u32) {
         let i = self.index(q);
-        let bytes = self.classes[i];
         for c in Color::ALL {
-            let shift = 4 * c.index();
-            let ks = bytes.map(|b| (b >> shift) & 0xF);
+            let shift = 4 * c.index() as u32;
+            let ks = [0, 1, 2, 3].map(|d| (word >> (8 * d + shift)) as u8 & 0xF);
             let e = cells::index(ks);
             let old = std::mem::replace(&mut self.entries[i][c.index()], e as u16);
             if usize::from(old) == e {
                 continue;
             }
-            let (was, now) = (self.cells[usize::from(old)], self.cells[e]);
-            self.values[i][c.index()] = i32::from(now.value);
+            // The entry it had is kept beside the cell: only the new one is read from the table.
+            let now = self.cells[e];
+            let was = std::mem::replace(&mut self.values[i][c.index()], now);
             self.totals[c.index()] += i64::from(now.value) - i64::from(was.value);
             let w = &mut self.weights[c.index()];
             w[0] += i64::from(now.to_move) - i64::from(was.to_move);
@@ -416,7 +466,6 @@ impl Position {
         for &(p, c) in &self.moves {
             fresh.board.make(p, c);
             fresh.hash ^= zobrist::key(p, c);
-            fresh.bump_near(p, 1);
         }
         fresh.moves = self.moves.clone();
         fresh.rescan();
@@ -427,8 +476,6 @@ impl Position {
             && fresh.kinds == self.kinds
             && fresh.weights == self.weights
             && fresh.class_sets == self.class_sets
-            && fresh.near == self.near
-            && fresh.candidates == self.candidates
             && fresh.hash == self.hash
     }
 }
@@ -506,6 +553,45 @@ mod tests {
                         assert_eq!(m & 1 != 0, opp_five);
                     }
                 }
+            }
+        }
+    }
+
+    /// The candidates are exactly the empty cells with a stone within two cells (Chebyshev), by
+    /// a plain double loop, on random positions of every size.
+    #[test]
+    fn candidates_are_the_empty_cells_within_two_of_a_stone() {
+        let mut rng = stonelab_rand::Xorshift64Star::new(0x0DD5_EED5_0000_0001);
+        for size in 5..=20usize {
+            for _ in 0..20 {
+                let mut pos = Position::new(size, Rule::Freestyle);
+                let mut c = Color::Black;
+                for _ in 0..rng.below(size * size / 3 + 1) {
+                    let p = Point::new(rng.below(size) as u8, rng.below(size) as u8);
+                    if pos.stone(p).is_none() {
+                        pos.make(p, c);
+                        c = !c;
+                    }
+                }
+                let n = size as i32;
+                let mut want = Bitboard::EMPTY;
+                for y in 0..n {
+                    for x in 0..n {
+                        let p = Point::new(x as u8, y as u8);
+                        let near = (-2..=2).any(|dy: i32| {
+                            (-2..=2).any(|dx: i32| {
+                                let (qx, qy) = (x + dx, y + dy);
+                                (0..n).contains(&qx)
+                                    && (0..n).contains(&qy)
+                                    && pos.stone(Point::new(qx as u8, qy as u8)).is_some()
+                            })
+                        });
+                        if near && pos.stone(p).is_none() {
+                            want.insert(p);
+                        }
+                    }
+                }
+                assert_eq!(pos.candidates(), want, "size {size}");
             }
         }
     }
