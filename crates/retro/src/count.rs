@@ -356,31 +356,29 @@ impl Local {
         self.decided += 1;
     }
 
+    /// Asks for the cache line of `p`'s slot in the stage's bound (a hint).
+    #[inline]
+    fn prefetch_slot(&self, p: u64) {
+        let slots = if self.stage == Stage::Hi {
+            &self.hi
+        } else {
+            &self.lo
+        };
+        prefetch(&slots[self.at.local(p)]);
+    }
+
     /// [`Local::hit`] for each of `ps` (all owned here), their slots fetched ahead: the slots are
     /// scattered over the whole table, and a notice waiting on memory is most of a notice's cost.
     fn hit_all(&mut self, ps: &[u64]) {
         const AHEAD: usize = 16;
-        let slots = match self.stage {
-            Stage::Lo => &self.lo,
-            Stage::Hi => &self.hi,
-            _ => {
-                ps.iter().for_each(|&p| self.hit(p));
-                return;
-            }
-        };
         for &p in ps.iter().take(AHEAD) {
-            prefetch(&slots[self.at.local(p)]);
+            self.prefetch_slot(p);
         }
-        for i in 0..ps.len() {
-            if let Some(&p) = ps.get(i + AHEAD) {
-                let slots = if self.stage == Stage::Lo {
-                    &self.lo
-                } else {
-                    &self.hi
-                };
-                prefetch(&slots[self.at.local(p)]);
+        for (i, &p) in ps.iter().enumerate() {
+            if let Some(&q) = ps.get(i + AHEAD) {
+                self.prefetch_slot(q);
             }
-            self.hit(ps[i]);
+            self.hit(p);
         }
     }
 

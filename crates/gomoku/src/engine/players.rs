@@ -45,9 +45,10 @@ pub fn greedy_move(pos: &Position, me: Color, rng: &mut Xorshift64Star) -> Point
     if let Some(p) = pos.class_sets(!me).five.iter().next() {
         return p;
     }
+    let near = pos.candidates();
     let mut cells: Vec<Point> = empties(pos)
         .into_iter()
-        .filter(|&p| pos.is_near(p))
+        .filter(|&p| near.contains(p))
         .collect();
     if cells.is_empty() {
         cells = empties(pos);
