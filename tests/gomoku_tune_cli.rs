@@ -286,3 +286,82 @@ fn tune_order_writes_an_order_file() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/gomoku-label --selfplay`: the brain plays itself from the openings, every position it
+/// was sent is labelled with its score and game, each game follows from its opening, and a second
+/// run with the same settings resumes (plays nothing more); records and --selfplay together are
+/// refused with one error line.
+#[test]
+fn labeller_plays_games_against_itself_and_resumes() {
+    let dir = temp("label-selfplay");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two openings\nc3 d4 e3\n4,4 5,5 3,5\n").unwrap();
+    let out = dir.join("labels.jsonl");
+    let brain = format!("{} --nodes 3000", env!("CARGO_BIN_EXE_pbrain-stonelab"));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "scripts/gomoku-label",
+            "--brain",
+            &brain,
+            "--turn-ms",
+            "5000",
+            "--jobs",
+            "2",
+            "--selfplay",
+            "3",
+            "--size",
+            "9",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        std::process::Command::new("python3")
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines = text.lines();
+    let head: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(head["size"], 9);
+    assert_eq!(head["rule"], "freestyle");
+    let rows: Vec<serde_json::Value> = lines.map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut games = std::collections::BTreeMap::new();
+    for r in &rows {
+        let v = r["value"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&v), "{r}");
+        assert!(r["score"].is_string(), "{r}");
+        let moves = r["moves"].as_array().unwrap().clone();
+        games
+            .entry(r["game"].as_u64().unwrap())
+            .or_insert_with(Vec::new)
+            .push(moves);
+    }
+    assert_eq!(games.keys().copied().collect::<Vec<_>>(), [0, 1, 2]);
+    for (g, positions) in &games {
+        // The openings in turn; c3 is column c (x 2), row 3 from the bottom (y 9 - 3 = 6).
+        let first = if g % 2 == 0 { [2, 6] } else { [4, 4] };
+        assert_eq!(positions[0][0], serde_json::json!(first), "game {g}");
+        // Game 2 is past the first pass through the openings: random moves follow its opening.
+        let stones = positions[0].len();
+        assert_eq!(stones == 3, *g < 2, "game {g}: {stones} stones");
+        // Each position is the one before with one more move.
+        for w in positions.windows(2) {
+            assert_eq!(w[1].len(), w[0].len() + 1, "game {g}");
+            assert_eq!(w[1][..w[0].len()], w[0][..], "game {g}");
+        }
+    }
+    let again = run(&[]);
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0 to go"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let bad = run(&["tests/gomoku_tune_cli.rs"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
