@@ -38,9 +38,11 @@ const MOVES: usize = 8;
     at most 200,000 nodes a position, alphabeta_capped counts those stopped), alphabeta_ratio\n\
     (alphabeta_suite_ms / tss_suite_ms).\n\n\
     Engine: nodes_per_s (the pbrain engine's search, threat-space nodes included, 100,000 nodes on\n\
-    each of engine_positions fixed positions) and signature (their total node count: any change to\n\
-    the search changes it); timed_nodes_per_s_1_thread and timed_nodes_per_s_threads (250 ms a\n\
-    position, one thread and --threads threads: Lazy SMP, every thread's nodes counted)."
+    each of engine_positions fixed positions), signature (their total node count) and decisions (a\n\
+    hash of each position's move, score and depth: a change to the search that keeps the node count,\n\
+    as searches that run to the budget do, still changes it); timed_nodes_per_s_1_thread and\n\
+    timed_nodes_per_s_threads (250 ms a position, one thread and --threads threads: Lazy SMP, every\n\
+    thread's nodes counted)."
 )]
 pub struct Args {
     /// Output format
@@ -80,6 +82,7 @@ struct Figures {
     engine_positions: usize,
     nodes_per_s: f64,
     signature: u64,
+    decisions: u64,
     threads: usize,
     timed_nodes_per_s_1_thread: f64,
     timed_nodes_per_s_threads: f64,
@@ -246,6 +249,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         engine_positions: engine.positions,
         nodes_per_s: engine.nodes_per_s,
         signature: engine.signature,
+        decisions: engine.decisions,
         threads: engine.threads,
         timed_nodes_per_s_1_thread: engine.timed_nodes_per_s_1,
         timed_nodes_per_s_threads: engine.timed_nodes_per_s_n,
@@ -287,6 +291,7 @@ fn print_text(f: &Figures) -> Result<(), crate::common::OutputError> {
         outln!("{name} {v:.1}")?;
     }
     outln!("signature {}", f.signature)?;
+    outln!("decisions {}", f.decisions)?;
     outln!("threads {}", f.threads)?;
     outln!(
         "timed_nodes_per_s_1_thread {:.1}",

@@ -22,6 +22,9 @@ pub struct EngineFigures {
     pub nodes_per_s: f64,
     /// The total node count: the same code and positions always give the same number.
     pub signature: u64,
+    /// A hash of every position's decision (move, score, depth): it changes when the search
+    /// decides differently within the same node budget, which the node count alone need not show.
+    pub decisions: u64,
     /// Threads of the timed figures.
     pub threads: usize,
     /// Nodes per second with one thread, [`TIMED_MS`] a position.
@@ -63,10 +66,21 @@ fn engine_at(moves: &[Point], rule: Rule) -> Engine {
     engine
 }
 
-/// Positions, total nodes and milliseconds of `think` on every position with `budget` and
-/// `threads`, each from an empty table.
-fn run(rule: Rule, budget: Budget, threads: usize) -> (usize, u64, f64) {
+/// Folds `words` into the FNV-1a hash `h`.
+fn fold(mut h: u64, words: &[i64]) -> u64 {
+    for w in words {
+        for b in w.to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Positions, total nodes, milliseconds and the decisions' hash of `think` on every position
+/// with `budget` and `threads`, each from an empty table.
+fn run(rule: Rule, budget: Budget, threads: usize) -> (usize, u64, f64, u64) {
     let (mut nodes, mut ms) = (0u64, 0.0f64);
+    let mut decisions = 0xcbf2_9ce4_8422_2325_u64;
     let all = positions(rule);
     for (moves, to_move) in &all {
         let mut engine = engine_at(moves, rule);
@@ -75,19 +89,30 @@ fn run(rule: Rule, budget: Budget, threads: usize) -> (usize, u64, f64) {
         let d = engine.think(*to_move, budget);
         ms += start.elapsed().as_secs_f64() * 1e3;
         nodes += d.nodes;
+        let score = d.score.map_or(i64::MIN, i64::from);
+        decisions = fold(
+            decisions,
+            &[
+                i64::from(d.best.x),
+                i64::from(d.best.y),
+                score,
+                i64::from(d.depth),
+            ],
+        );
     }
-    (all.len(), nodes, ms)
+    (all.len(), nodes, ms, decisions)
 }
 
 pub fn engine_figures(rule: Rule, threads: usize) -> EngineFigures {
-    let (positions, nodes, ms) = run(rule, Budget::nodes(ENGINE_NODES), 1);
+    let (positions, nodes, ms, decisions) = run(rule, Budget::nodes(ENGINE_NODES), 1);
     let timed = Budget::time(std::time::Duration::from_millis(TIMED_MS));
-    let (_, nodes_1, ms_1) = run(rule, timed, 1);
-    let (_, nodes_n, ms_n) = run(rule, timed, threads);
+    let (_, nodes_1, ms_1, _) = run(rule, timed, 1);
+    let (_, nodes_n, ms_n, _) = run(rule, timed, threads);
     EngineFigures {
         positions,
         nodes_per_s: nodes as f64 / (ms / 1e3),
         signature: nodes,
+        decisions,
         threads,
         timed_nodes_per_s_1: nodes_1 as f64 / (ms_1 / 1e3),
         timed_nodes_per_s_n: nodes_n as f64 / (ms_n / 1e3),

@@ -72,6 +72,18 @@ const FUTILITY: i32 = 90;
 /// Late-move pruning: moves tried at depth `d` (1..=6) before the unimportant ones are skipped
 /// (3 + d * d / 2).
 const LATE_MOVES: [usize; 7] = [0, 3, 5, 7, 11, 15, 21];
+/// Singular extension (since v2.11): at a node of at least this depth, the table's move, when the
+/// table holds a lower bound (or exact score) for the node at most [`SINGULAR_TABLE_DEPTH`] plies
+/// shallower, is searched a ply deeper if every other move, searched at half the depth, scores
+/// below the stored score less [`SINGULAR_MARGIN`] a ply of depth: it is the only good move.
+/// When even the others reach beta, the node fails high at once (multi-cut); when they reach the
+/// margin but not beta while the stored score is above beta, the table's move is searched a ply
+/// shallower.
+const SINGULAR_DEPTH: i32 = 7;
+/// See [`SINGULAR_DEPTH`].
+const SINGULAR_TABLE_DEPTH: i32 = 2;
+/// See [`SINGULAR_DEPTH`]; evaluation units a ply of depth.
+const SINGULAR_MARGIN: i32 = 2;
 /// Late-move reductions are `ln(depth) * ln(move number) / LMR_DIVISOR` plies: 1.0 scored +74
 /// [+5, +143] against 1.8, and 0.75 +21 [-47, +89] against 1.0 (100 games each at 300 ms).
 const LMR_DIVISOR: f64 = 1.0;
@@ -239,6 +251,8 @@ pub struct Tree {
     /// Whether the quiescence is selective ([`QUIESCENCE_NEAR_LAST`],
     /// [`QUIESCENCE_PLAIN_FOURS`]); off, it tries every four (tests compare the two).
     selective: bool,
+    /// Per ply: the move a singular search leaves out at that node (`u16::MAX`: none).
+    excluded: Vec<u16>,
 }
 
 /// What one iteration of the root search found.
@@ -270,6 +284,7 @@ impl Tree {
             abort: Arc::new(AtomicBool::new(false)),
             stopped: false,
             selective: true,
+            excluded: vec![u16::MAX; MAX_PLY as usize + 2],
         }
     }
 
@@ -289,6 +304,7 @@ impl Tree {
             abort: Arc::clone(&self.abort),
             stopped: false,
             selective: self.selective,
+            excluded: vec![u16::MAX; MAX_PLY as usize + 2],
         }
     }
 
@@ -640,13 +656,20 @@ impl Tree {
             return self.quiesce(pos, alpha, beta, ply, s, 0);
         }
         let key = pos.hash() ^ (s as u64);
-        let hint = match self.table_cut(key, depth, alpha, beta, ply, pv) {
-            Ok(score) => return score,
-            Err(hint) => hint,
+        // A singular search (below) is this node again without one move: no table cut, no
+        // pruning before the moves, nothing stored.
+        let excluded = self.excluded[ply as usize];
+        let (hint, entry) = if excluded == u16::MAX {
+            match self.table_cut(key, depth, alpha, beta, ply, pv) {
+                Ok(score) => return score,
+                Err(found) => found,
+            }
+        } else {
+            (u16::MAX, None)
         };
         let facing = !pos.class_sets(o).open_four.is_empty();
         let eval = pos.evaluate(s);
-        if !pv && !facing && beta.abs() < MATE_BOUND {
+        if !pv && !facing && excluded == u16::MAX && beta.abs() < MATE_BOUND {
             if let Some(score) = self.prune_early(pos, depth, alpha, beta, ply, s, eval) {
                 return score;
             }
@@ -661,6 +684,16 @@ impl Tree {
         let mut best_move = moves[0];
         for (k, &p) in moves.iter().enumerate() {
             let cell = self.cell(p);
+            if cell as u16 == excluded {
+                continue;
+            }
+            let mut singular = 0;
+            if cell as u16 == hint && depth >= SINGULAR_DEPTH {
+                match self.singular(pos, entry, hint, depth, beta, ply, s) {
+                    Ok(ext) => singular = ext,
+                    Err(score) => return score,
+                }
+            }
             let important = facing
                 || cell == usize::from(hint)
                 || pos.value(p, s) >= IMPORTANT
@@ -678,7 +711,8 @@ impl Tree {
             pos.make_quick(p, s);
             self.table.prefetch(pos.hash() ^ (o as u64));
             let reduce = k >= 2 && !important;
-            let score = self.search_child(pos, k, reduce, depth + ext, alpha, beta, ply, o, pv);
+            let child_depth = depth + ext + singular;
+            let score = self.search_child(pos, k, reduce, child_depth, alpha, beta, ply, o, pv);
             pos.unmake_quick();
             if self.stopped {
                 return 0;
@@ -700,13 +734,56 @@ impl Tree {
                 break;
             }
         }
+        if excluded != u16::MAX {
+            return best;
+        }
         let bound = Bound::of(best, alpha0, beta);
         self.store(key, best, ply, self.cell(best_move) as u16, depth, bound);
         best
     }
 
+    /// The singular-extension test of the table's move `hint` at a node of `depth` (see
+    /// [`SINGULAR_DEPTH`]): `Ok(plies)` to add to its depth (1, 0 or -1), or `Err(score)` when the
+    /// node fails high without it (also `Err(0)` when the search was stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        pos: &mut Position,
+        entry: Option<Entry>,
+        hint: u16,
+        depth: i32,
+        beta: i32,
+        ply: i32,
+        s: Color,
+    ) -> Result<i32, i32> {
+        let Some(e) = entry else { return Ok(0) };
+        let stored = from_table(e.score, ply);
+        if stored.abs() >= MATE_BOUND
+            || !matches!(e.bound(), Bound::Lower | Bound::Exact)
+            || i32::from(e.depth) < depth - SINGULAR_TABLE_DEPTH
+        {
+            return Ok(0);
+        }
+        let bar = stored - SINGULAR_MARGIN * depth;
+        self.excluded[ply as usize] = hint;
+        let v = self.search(pos, depth / 2, bar - 1, bar, ply, s, false);
+        self.excluded[ply as usize] = u16::MAX;
+        if self.stopped {
+            Err(0)
+        } else if v < bar {
+            Ok(1)
+        } else if bar >= beta {
+            Err(bar)
+        } else if stored >= beta {
+            Ok(-1)
+        } else {
+            Ok(0)
+        }
+    }
+
     /// The table's verdict for `key` at `depth`: `Ok(score)` when a stored bound decides the node
-    /// (never at PV nodes), else `Err(move)`, the stored best move to try first (`u16::MAX`: none).
+    /// (never at PV nodes), else `Err((move, entry))`: the stored best move to try first
+    /// (`u16::MAX`: none) and the entry, if any.
     fn table_cut(
         &self,
         key: u64,
@@ -715,9 +792,9 @@ impl Tree {
         beta: i32,
         ply: i32,
         pv: bool,
-    ) -> Result<i32, u16> {
+    ) -> Result<i32, (u16, Option<Entry>)> {
         let Some(e) = self.probe(key).0 else {
-            return Err(u16::MAX);
+            return Err((u16::MAX, None));
         };
         if !pv && i32::from(e.depth) >= depth {
             let score = from_table(e.score, ply);
@@ -728,7 +805,7 @@ impl Tree {
                 _ => {}
             }
         }
-        Err(e.best)
+        Err((e.best, Some(e)))
     }
 
     /// The prunings tried before any move, at a non-PV node where the opponent has no open three:
@@ -1301,6 +1378,63 @@ mod tests {
         // White to move must block and then loses to the other end: a loss whatever it does.
         let v = tree.search(&mut pos, 3, -MATE, MATE, 0, W, true);
         assert!(v <= -MATE_BOUND, "{v}");
+    }
+
+    /// The singular search is the node without its table move: with the only winning move left
+    /// out the node is no longer won, and it writes nothing to the table.
+    #[test]
+    fn a_singular_search_leaves_the_move_out_and_stores_nothing() {
+        use Color::{Black as B, White as W};
+        // Black's (8,7) makes a four (5..8 on row 7, blocked at (4,7); five point (9,7)) and an
+        // open three on column 8 (rows 5..7): a four-three. White's other stones close the
+        // diagonals through Black's, so within three plies it is Black's one win.
+        let mut pos = position(
+            15,
+            &[
+                (5, 7, B),
+                (4, 7, W),
+                (6, 7, B),
+                (6, 8, W),
+                (7, 7, B),
+                (9, 5, W),
+                (8, 5, B),
+                (7, 6, W),
+                (8, 6, B),
+                (9, 4, W),
+            ],
+        );
+        let mut tree = Tree::new(15, 1 << 20);
+        let win = Point::new(8, 7);
+        let ply = 2;
+        let v = tree.search(&mut pos, 3, -MATE, MATE, ply, B, true);
+        assert!(v >= MATE_BOUND, "{v}");
+        let key = pos.hash() ^ (B as u64);
+        let (stored, _) = tree.probe(key);
+        let stored = stored.expect("the node is stored");
+        assert_eq!(stored.best, tree.cell(win) as u16);
+        tree.excluded[ply as usize] = tree.cell(win) as u16;
+        let without = tree.search(&mut pos, 3, -MATE, MATE, ply, B, false);
+        tree.excluded[ply as usize] = u16::MAX;
+        assert!(without < MATE_BOUND, "{without}");
+        assert_eq!(tree.probe(key).0, Some(stored));
+        // The singular test itself. A stored mate is never tested; a stored score far above what
+        // the other moves reach makes the move singular (a ply more); one far below a low beta
+        // that the other moves still beat fails the node high without the move (multi-cut).
+        let test = |tree: &mut Tree, pos: &mut Position, score: i32, beta: i32| {
+            let e = Entry {
+                score,
+                depth: 6,
+                ..stored
+            };
+            tree.singular(pos, Some(e), stored.best, 6, beta, ply, B)
+        };
+        assert_eq!(test(&mut tree, &mut pos, stored.score, MATE), Ok(0));
+        assert_eq!(test(&mut tree, &mut pos, 50_000, MATE), Ok(1));
+        assert_eq!(
+            test(&mut tree, &mut pos, -50_000, -60_000),
+            Err(-50_000 - SINGULAR_MARGIN * 6)
+        );
+        assert_eq!(tree.probe(key).0, Some(stored));
     }
 
     #[test]
