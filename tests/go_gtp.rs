@@ -44,7 +44,7 @@ fn every_command_answers() {
          12 list_stones black\n13 list_stones white\n14 showboard\n15 final_score\n\
          16 final_status_list alive\n17 final_status_list dead\n18 final_status_list seki\n\
          19 undo\n20 list_stones white\n21 time_settings 60 5 1\n22 time_left b 30 0\n\
-         23 genmove w\n24 quit\n25 name\n",
+         23 genmove w\n26 cputime\n24 quit\n25 name\n",
     );
     assert_eq!(a[0], "=1 2");
     assert_eq!(a[1], "=2 stonelab");
@@ -57,12 +57,13 @@ fn every_command_answers() {
                     clear_board komi play genmove undo showboard final_score final_status_list \
                     loadsgf time_settings time_left list_stones reg_genmove kgs-genmove_cleanup \
                     fixed_handicap place_free_handicap set_free_handicap printsgf \
-                    gogui-analyze_commands lz-analyze lz-genmove_analyze kata-analyze";
+                    gogui-analyze_commands lz-analyze lz-genmove_analyze kata-analyze cputime";
     assert_eq!(listed, contract.split_whitespace().collect::<Vec<_>>());
     // The commands with an empty answer.
-    for i in (6..11).chain(16..22).chain([23]) {
+    for i in (6..11).chain(16..22) {
         assert_eq!(a[i], format!("={} ", i + 1));
     }
+    assert_eq!(a[24], "=24 ");
     assert_eq!(a[11], "=12 C3");
     assert_eq!(a[12], "=13 B2");
     assert!(a[13].starts_with("=14 "), "{}", a[13]);
@@ -73,8 +74,15 @@ fn every_command_answers() {
     assert_eq!(a[15], "=16 B2 C3");
     let mv = a[22].trim_start_matches("=23 ");
     assert!(a[22].starts_with("=23 ") && mv.len() >= 2, "{}", a[22]);
+    // GoGui's cputime: seconds, after a genmove's search of 300 playouts.
+    let cpu: f64 = a[23].trim_start_matches("=26 ").parse().unwrap();
+    assert!(
+        a[23].starts_with("=26 ") && (0.0..600.0).contains(&cpu),
+        "{}",
+        a[23]
+    );
     // Nothing is answered after quit.
-    assert_eq!(a.len(), 24);
+    assert_eq!(a.len(), 25);
 }
 
 #[test]

@@ -37,6 +37,7 @@ pub const COMMANDS: &[&str] = &[
     "lz-analyze",
     "lz-genmove_analyze",
     "kata-analyze",
+    "cputime",
 ];
 
 /// The output dialect of a live analysis.
@@ -78,6 +79,8 @@ pub enum Status {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     ProtocolVersion,
+    /// GoGui's extension: the process's CPU time so far, in seconds.
+    CpuTime,
     Name,
     Version,
     Known(String),
@@ -248,6 +251,7 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
             Ok(Command::Known(args[0].to_string()))
         }
         "list_commands" => simple(Command::ListCommands),
+        "cputime" => simple(Command::CpuTime),
         "quit" => simple(Command::Quit),
         "boardsize" => {
             arity(args, 1, "a board size")?;

@@ -261,6 +261,9 @@ impl Gtp {
         match command {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok("stonelab".into()),
+            Command::CpuTime => cpu_seconds()
+                .map(|t| format!("{t:.3}"))
+                .ok_or_else(|| "cputime not available on this system".to_string()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
             Command::Known(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
             Command::ListCommands => Ok(COMMANDS.join("\n")),
@@ -831,4 +834,16 @@ mod tests {
         assert_eq!(session("protocol_version\n"), ["= 2"]);
         assert!(session("").is_empty());
     }
+}
+
+/// The CPU time this process has used (all threads, user and system), in seconds, from
+/// `/proc/self/stat` (Linux: fields 14 and 15, in ticks of 1/100 s); `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count after its end.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some((user + system) as f64 / 100.0)
 }
