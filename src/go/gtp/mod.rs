@@ -660,6 +660,18 @@ fn load_sgf(path: &str, move_number: Option<usize>) -> anyhow::Result<(Board, Op
     Ok((board, game.komi))
 }
 
+/// The CPU time this process has used (all threads, user and system), in seconds, from
+/// `/proc/self/stat` (Linux: fields 14 and 15, in ticks of 1/100 s); `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count after its end.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some((user + system) as f64 / 100.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -834,16 +846,4 @@ mod tests {
         assert_eq!(session("protocol_version\n"), ["= 2"]);
         assert!(session("").is_empty());
     }
-}
-
-/// The CPU time this process has used (all threads, user and system), in seconds, from
-/// `/proc/self/stat` (Linux: fields 14 and 15, in ticks of 1/100 s); `None` elsewhere.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name (field 2) is in parentheses and may hold spaces: count after its end.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace().skip(11);
-    let user: u64 = fields.next()?.parse().ok()?;
-    let system: u64 = fields.next()?.parse().ok()?;
-    Some((user + system) as f64 / 100.0)
 }
