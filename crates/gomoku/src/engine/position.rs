@@ -57,6 +57,31 @@ pub struct Position {
     /// Moves on the board made by [`Position::make_quick`] (the board's threat set is that of
     /// the position before them).
     quick: u32,
+    /// Per quick make: what it changed, for [`Position::unmake_quick`] to put back.
+    undo: Vec<Undo>,
+    /// The cells the quick makes changed, as they were before (each [`Undo`] owns those from its
+    /// `cells_from` on).
+    saved: Vec<SavedCell>,
+}
+
+/// The sums a quick make changes, as they were before it, and where its saved cells start (the
+/// class sets are put back cell by cell, from the flags of the saved values).
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    totals: [i64; 2],
+    weights: [[i64; 2]; 2],
+    kinds: [[u16; threats::KINDS]; 2],
+    cells_from: usize,
+}
+
+/// One cell's state before a quick make changed it.
+#[derive(Clone, Copy, Debug)]
+struct SavedCell {
+    point: Point,
+    index: u32,
+    classes: [u8; 4],
+    entries: [u16; 2],
+    values: [Cell; 2],
 }
 
 impl std::fmt::Debug for ClassTable {
@@ -86,6 +111,8 @@ impl Position {
             hash: 0,
             moves: Vec::new(),
             quick: 0,
+            undo: Vec::new(),
+            saved: Vec::new(),
         };
         pos.rescan();
         pos
@@ -315,7 +342,7 @@ impl Position {
         self.board.make(p, c);
         self.moves.push((p, c));
         self.hash ^= zobrist::key(p, c);
-        self.update_around(p);
+        self.update_around(p, false);
     }
 
     /// [`Position::make`] for the search tree: everything the engine reads is kept, but not the
@@ -330,10 +357,17 @@ impl Position {
         self.quick += 1;
         self.moves.push((p, c));
         self.hash ^= zobrist::key(p, c);
-        self.update_around(p);
+        self.undo.push(Undo {
+            totals: self.totals,
+            weights: self.weights,
+            kinds: self.kinds,
+            cells_from: self.saved.len(),
+        });
+        self.update_around(p, true);
     }
 
-    /// Takes back a [`Position::make_quick`].
+    /// Takes back a [`Position::make_quick`]: the cells and sums it changed are put back as they
+    /// were (no table is read).
     #[inline]
     pub fn unmake_quick(&mut self) {
         let (p, c) = self.moves.pop().expect("unmake with no move played");
@@ -341,7 +375,36 @@ impl Position {
         self.quick -= 1;
         self.board.probe_unmake(p, c);
         self.hash ^= zobrist::key(p, c);
-        self.update_around(p);
+        let undo = self.undo.pop().expect("a quick make's undo");
+        // Newest first (each cell is saved once a make, so the order is only for safety).
+        for saved in self.saved.drain(undo.cells_from..).rev() {
+            let i = saved.index as usize;
+            for c in Color::ALL {
+                let now = self.values[i][c.index()].flags;
+                let changed = now ^ saved.values[c.index()].flags;
+                if changed != 0 {
+                    let set = &mut self.class_sets[c.index()];
+                    let bit = 1 << saved.point.x;
+                    let y = usize::from(saved.point.y);
+                    for (bits, flag) in [
+                        (&mut set.five, FIVE),
+                        (&mut set.open_four, OPEN_FOUR),
+                        (&mut set.four, FOUR),
+                        (&mut set.three, THREE),
+                    ] {
+                        if changed & flag != 0 {
+                            bits.rows[y] ^= bit;
+                        }
+                    }
+                }
+            }
+            self.classes[i] = saved.classes;
+            self.entries[i] = saved.entries;
+            self.values[i] = saved.values;
+        }
+        self.totals = undo.totals;
+        self.weights = undo.weights;
+        self.kinds = undo.kinds;
     }
 
     /// Takes back the last move.
@@ -350,7 +413,7 @@ impl Position {
         let (p, c) = self.moves.pop().expect("unmake with no move played");
         self.board.unmake(p);
         self.hash ^= zobrist::key(p, c);
-        self.update_around(p);
+        self.update_around(p, false);
     }
 
     /// The class byte of `p` in direction `d`, read from the line string (0 when occupied).
@@ -365,7 +428,9 @@ impl Position {
             .lookup(window_key(string, u32::from(r.t), PAD, self.rule()))
     }
 
-    fn update_around(&mut self, p: Point) {
+    /// Re-reads the cells within reach of `p` on its four lines; `save` keeps each changed cell's
+    /// state first (a quick make's).
+    fn update_around(&mut self, p: Point, save: bool) {
         let rule = self.rule();
         let reach = rule.reach();
         let (geo, table) = (self.geo, self.table);
@@ -392,6 +457,17 @@ impl Position {
                 let word = u32::from_le_bytes(self.classes[i]);
                 let shift = 8 * d.index() as u32;
                 if (word >> shift) as u8 != new || q == p {
+                    // The move's own cell is re-read on each line: its state before the
+                    // move is the one seen first.
+                    if save && (q != p || d == Direction::ALL[0]) {
+                        self.saved.push(SavedCell {
+                            point: q,
+                            index: i as u32,
+                            classes: self.classes[i],
+                            entries: self.entries[i],
+                            values: self.values[i],
+                        });
+                    }
                     let word = (word & !(0xFF << shift)) | u32::from(new) << shift;
                     self.classes[i] = word.to_le_bytes();
                     self.refresh_with(q, word);
@@ -592,6 +668,55 @@ mod tests {
                     }
                 }
                 assert_eq!(pos.candidates(), want, "size {size}");
+            }
+        }
+    }
+
+    /// Quick makes and their unmakes (which put back saved state instead of re-reading the
+    /// lines) leave every cell, sum and set as a rebuild from scratch has them, on random walks
+    /// of random depth from random positions, under every rule.
+    #[test]
+    fn quick_unmake_puts_back_what_a_rebuild_has() {
+        let mut rng = stonelab_rand::Xorshift64Star::new(0x5EED_0F0D_00CA_5E00);
+        for size in [6, 15, 20] {
+            for rule in Rule::ALL {
+                for _ in 0..4 {
+                    let mut pos = Position::new(size, rule);
+                    let empties = |pos: &Position| -> Vec<Point> {
+                        (0..size as u8)
+                            .flat_map(|y| (0..size as u8).map(move |x| Point::new(x, y)))
+                            .filter(|&p| pos.stone(p).is_none())
+                            .collect()
+                    };
+                    let mut c = Color::Black;
+                    for _ in 0..rng.below(size * size / 2) {
+                        let free = empties(&pos);
+                        pos.make(free[rng.below(free.len())], c);
+                        c = !c;
+                    }
+                    let (hash, eval) = (pos.hash(), pos.evaluate(c));
+                    let mut depth = 0;
+                    for _ in 0..60 {
+                        let free = empties(&pos);
+                        if depth > 0 && (free.is_empty() || rng.below(3) == 0) {
+                            pos.unmake_quick();
+                            depth -= 1;
+                            c = !c;
+                        } else if !free.is_empty() {
+                            pos.make_quick(free[rng.below(free.len())], c);
+                            depth += 1;
+                            c = !c;
+                        }
+                        assert!(pos.is_consistent(), "{size} {rule} at quick depth {depth}");
+                    }
+                    while depth > 0 {
+                        pos.unmake_quick();
+                        depth -= 1;
+                        c = !c;
+                    }
+                    assert!(pos.is_consistent(), "{size} {rule} back at the root");
+                    assert_eq!((pos.hash(), pos.evaluate(c)), (hash, eval));
+                }
             }
         }
     }
