@@ -29,6 +29,27 @@ pub struct ClassSets {
     pub three: Bitboard,
 }
 
+impl ClassSets {
+    /// Flips `q`'s membership of each set whose flag ([`FIVE`], [`OPEN_FOUR`], [`FOUR`],
+    /// [`THREE`]) is in `changed`: the sets follow the cells' flags, so a flag that changed is a
+    /// membership that changed.
+    #[inline]
+    fn flip(&mut self, q: Point, changed: u8) {
+        let bit = 1 << q.x;
+        let y = usize::from(q.y);
+        for (bits, flag) in [
+            (&mut self.five, FIVE),
+            (&mut self.open_four, OPEN_FOUR),
+            (&mut self.four, FOUR),
+            (&mut self.three, THREE),
+        ] {
+            if changed & flag != 0 {
+                bits.rows[y] ^= bit;
+            }
+        }
+    }
+}
+
 /// A position for the search.
 #[derive(Clone, Debug)]
 pub struct Position {
@@ -383,19 +404,7 @@ impl Position {
                 let now = self.values[i][c.index()].flags;
                 let changed = now ^ saved.values[c.index()].flags;
                 if changed != 0 {
-                    let set = &mut self.class_sets[c.index()];
-                    let bit = 1 << saved.point.x;
-                    let y = usize::from(saved.point.y);
-                    for (bits, flag) in [
-                        (&mut set.five, FIVE),
-                        (&mut set.open_four, OPEN_FOUR),
-                        (&mut set.four, FOUR),
-                        (&mut set.three, THREE),
-                    ] {
-                        if changed & flag != 0 {
-                            bits.rows[y] ^= bit;
-                        }
-                    }
+                    self.class_sets[c.index()].flip(saved.point, changed);
                 }
             }
             self.classes[i] = saved.classes;
@@ -514,23 +523,8 @@ impl Position {
                 }
             }
             let changed = was.flags ^ now.flags;
-            if changed == 0 {
-                continue;
-            }
-            let set = &mut self.class_sets[c.index()];
-            for (bits, flag) in [
-                (&mut set.five, FIVE),
-                (&mut set.open_four, OPEN_FOUR),
-                (&mut set.four, FOUR),
-                (&mut set.three, THREE),
-            ] {
-                if changed & flag != 0 {
-                    if now.flags & flag != 0 {
-                        bits.insert(q);
-                    } else {
-                        bits.remove(q);
-                    }
-                }
+            if changed != 0 {
+                self.class_sets[c.index()].flip(q, changed);
             }
         }
     }
