@@ -116,6 +116,54 @@ fn threads_are_sent_as_info_thread_num() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_match_clock_is_sent_and_running_out_of_it_loses() {
+    let dir = temp_dir("gomoku-match-clock");
+    // A slow brain: logs what it is told and takes 0.4 s a move (the first empty cells of row 0).
+    let log = dir.join("log");
+    let slow = dir.join("slow.sh");
+    std::fs::write(
+        &slow,
+        format!(
+            "n=0\nwhile read -r line; do echo \"$line\" >> {log}\n\
+             case \"$line\" in\n\
+             START*) echo OK;;\n\
+             BEGIN*|TURN*|DONE*) sleep 0.4; echo \"$n,0\"; n=$((n+1));;\n\
+             END*) exit 0;;\n\
+             esac; done\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    let slow = format!("sh {}", slow.display());
+    let (a, _) = players();
+    // 500 ms for the game and a second of grace: the fourth move (1.6 s in all) is too late.
+    let r = stonelab_json(&match_args(
+        &a,
+        &slow,
+        &[
+            "--games",
+            "2",
+            "--turn-ms",
+            "2000",
+            "--match-ms",
+            "500",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(r["wins"], 2, "{r}");
+    for g in r["games"].as_array().unwrap() {
+        assert_eq!(g["end"], "timeout", "{g}");
+        let slow_moves = g["ms"].as_array().unwrap().len() / 2;
+        assert!((3..=4).contains(&slow_moves), "{g}");
+    }
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("INFO timeout_match 500"), "{told}");
+    assert!(told.contains("INFO time_left 500"), "{told}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Whether a process runs (and is not a zombie waiting for its parent).
 fn alive(pid: &str) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))

@@ -1,7 +1,7 @@
 //! `stonelab gomoku match`: a match between two Gomocup (pbrain) engines.
 //!
 //! Every game starts both engines afresh (`sh -c CMD`), sends `START`, the `INFO` keys
-//! (timeout_turn, timeout_match 0, max_memory, rule, game_type) and plays. Each opening (a list of
+//! (timeout_turn, timeout_match: 0 or `--match-ms`, max_memory, rule, game_type) and plays. Each opening (a list of
 //! stones, Black first) is played twice, the engines swapping colours; without `--openings` every
 //! game starts from the empty board and the colours alternate. An engine sees the stones it has not
 //! been told of as a `BOARD` block the first time it moves (or `BEGIN` on an empty board), then
@@ -10,6 +10,9 @@
 //! Adjudication: a move that completes a five (freestyle: five or more; standard: exactly five) wins;
 //! an occupied, off-board or unreadable move, an `ERROR` or `UNKNOWN` answer, a dead engine, or no
 //! answer within the move time plus a grace of max(1 s, the move time) loses; a full board is a draw.
+//! With `--match-ms M` each engine also has M ms for its whole game: `INFO time_left` (what it has
+//! left) comes before every move request, the time from a request's last line to the answer is
+//! charged to it, and an answer later than its time left plus a second loses on time.
 //! The Elo difference (engine A's view) is `-400 log10(1/p - 1)` for the score fraction `p`, with a
 //! 95% interval from the Wilson score interval of `p`.
 //!
@@ -58,6 +61,13 @@ pub struct Args {
     #[arg(long = "turn-ms", default_value_t = 1000, value_name = "T",
           value_parser = crate::common::parse_ms)]
     pub turn_ms: u64,
+    /// Milliseconds for each engine's whole game (a match clock, as Gomocup's), sent as INFO
+    /// timeout_match, with INFO time_left before every move; an engine whose clock runs out (past
+    /// a grace of a second) loses on time. 0: no match clock (sent as timeout_match 0). Swap2's
+    /// opening answers are not charged
+    #[arg(long = "match-ms", default_value_t = 0, value_name = "M",
+          value_parser = crate::common::parse_ms)]
+    pub match_ms: u64,
     /// Openings, one per line: stones as `x,y` (0-based from the top left) or `h8` (column letter,
     /// row number from 1 at the bottom), Black first, alternating; `#` starts a comment
     #[arg(long, value_name = "FILE")]
@@ -192,6 +202,9 @@ struct Header<'a> {
     /// `swap2`; left out when the openings are played as given (so older records still match).
     #[serde(skip_serializing_if = "Option::is_none")]
     opening_rule: Option<&'static str>,
+    /// `--match-ms`; left out without a match clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    match_ms: Option<u64>,
 }
 
 /// A pbrain engine in a child process of its own group.
@@ -201,6 +214,8 @@ struct Engine {
     synced: bool,
     /// When the engine last answered a move request.
     answered: Option<Instant>,
+    /// When the last request's final line was sent (its clock started).
+    sent: Option<Instant>,
 }
 
 /// The pause between an engine's answer and its next move request. Brains that read their input
@@ -221,6 +236,7 @@ impl Engine {
             process: EngineProcess::spawn(command)?,
             synced: false,
             answered: None,
+            sent: None,
         })
     }
 
@@ -284,6 +300,7 @@ impl Engine {
                 return Err((End::EngineError, "the engine closed its input".into()));
             }
         }
+        self.sent = Some(Instant::now());
         let line = self.answer_line(limit)?;
         self.answered = Some(Instant::now());
         Ok(line)
@@ -449,6 +466,9 @@ fn play_game(setup: &Setup, number: u32) -> anyhow::Result<Game> {
     Ok(game)
 }
 
+/// The grace past an engine's match clock before it loses on time, in milliseconds.
+const MATCH_GRACE_MS: u64 = 1000;
+
 /// The time an engine has for one answer: the turn, plus the turn again (at least a second) of
 /// grace.
 fn answer_limit(turn_ms: u64) -> Duration {
@@ -593,7 +613,7 @@ fn start(e: &mut Engine, setup: &Setup, side: Side) -> Result<(), (Side, String)
     let rule_bits = setup.rule.gomocup_bits();
     for info in [
         format!("INFO timeout_turn {}", args.turn_ms),
-        "INFO timeout_match 0".to_string(),
+        format!("INFO timeout_match {}", args.match_ms),
         format!("INFO max_memory {}", args.max_memory),
         format!("INFO rule {rule_bits}"),
         format!("INFO thread_num {}", args.threads),
@@ -627,6 +647,9 @@ fn play_moves(engines: &mut [Engine; 2], setup: &Setup, opening: &[Point], game:
     let n = setup.args.size;
     let turn_ms = setup.args.turn_ms;
     let limit = answer_limit(turn_ms);
+    let match_ms = setup.args.match_ms;
+    // Each engine's match time used so far, by slot.
+    let mut used = [0u64; 2];
     let mut pos = Position::new(n, setup.rule);
     let mut colour = Color::Black;
     for &p in opening {
@@ -652,11 +675,24 @@ fn play_moves(engines: &mut [Engine; 2], setup: &Setup, opening: &[Point], game:
         }
         let me = colour_of(to_move);
         let e = &mut engines[to_move.slot()];
-        let request = move_request(e, &pos, me);
+        let mut request = move_request(e, &pos, me);
         e.synced = true;
+        let mut limit = limit;
+        if match_ms > 0 {
+            let used = used[to_move.slot()];
+            request.insert(
+                0,
+                format!("INFO time_left {}", match_ms.saturating_sub(used)),
+            );
+            limit = limit.min(Duration::from_millis(
+                (match_ms + MATCH_GRACE_MS).saturating_sub(used),
+            ));
+        }
         let asked = Instant::now();
         let answer = e.request(&request, limit, n);
-        game.ms.push(asked.elapsed().as_millis() as u64);
+        let spent = e.sent.unwrap_or(asked).elapsed().as_millis() as u64;
+        used[to_move.slot()] += spent;
+        game.ms.push(spent);
         let (end, note) = match answer {
             Answer::Move(p) if pos.stone(p).is_none() => {
                 let five = pos.makes_five(p, me);
@@ -778,6 +814,7 @@ fn header<'a>(setup: &Setup<'a>) -> Header<'a> {
         max_memory: args.max_memory,
         threads: args.threads,
         opening_rule: (args.opening_rule == OpeningRule::Swap2).then_some("swap2"),
+        match_ms: (args.match_ms > 0).then_some(args.match_ms),
     }
 }
 

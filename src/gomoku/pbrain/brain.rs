@@ -563,6 +563,20 @@ impl<W: Write> Brain<W> {
         }
     }
 
+    /// The time the brain's next move aims at when the match clock binds (below the budget's
+    /// hard limit), else `None`: the whole budget.
+    fn soft_time(&self) -> Option<Duration> {
+        if self.options.nodes.is_some() {
+            return None;
+        }
+        let empties = self.engine.as_ref().map_or(1, |e| {
+            let pos = e.position();
+            pos.size() * pos.size() - pos.stone_count()
+        });
+        let plan = self.clock.plan(empties);
+        (plan.soft_ms < plan.hard_ms).then(|| Duration::from_millis(plan.soft_ms))
+    }
+
     /// A line of moves in renju notation (`h8 i9 ...`).
     fn names(&self, line: &[Point]) -> String {
         line.iter()
@@ -701,7 +715,9 @@ impl<W: Write> Brain<W> {
             return self.say(&why);
         }
         let budget = self.budget();
+        let soft = self.soft_time();
         let engine = self.engine.as_mut().expect("checked above");
+        engine.set_soft_time(soft);
         if let Some(m) = self
             .options
             .book
@@ -956,6 +972,32 @@ mod tests {
             "YXSTOP did not stop the 30 s search: {:?}",
             started.elapsed()
         );
+    }
+
+    #[test]
+    fn a_short_match_clock_bounds_the_move() {
+        // 30 s a turn but 3 s left of the match: about 220 empty cells are 55 moves to come, so
+        // the move aims at 54 ms and may take three times that (MESSAGE's `ms`), far below 30 s.
+        let input = "START 15\nINFO timeout_turn 30000\nINFO timeout_match 100000\n\
+                     INFO time_left 3000\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nEND\n";
+        let mut out = Vec::new();
+        let started = Instant::now();
+        {
+            let mut brain = Brain::new(&mut out, Options::default());
+            brain
+                .run(std::io::Cursor::new(input.as_bytes().to_vec()))
+                .unwrap();
+        }
+        let text = String::from_utf8(out).unwrap();
+        let message = text
+            .lines()
+            .find(|l| l.starts_with("MESSAGE search"))
+            .unwrap_or_else(|| panic!("{text}"));
+        let words: Vec<&str> = message.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "ms").unwrap();
+        let ms: u64 = words[at + 1].parse().unwrap();
+        assert!(ms <= 3 * 54 + 50, "{message}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{text}");
     }
 
     fn quick() -> Options {

@@ -46,6 +46,21 @@ pub const TURN_USE: (u64, u64) = (95, 100);
 pub const EMPTIES_PER_MOVE: u64 = 4;
 /// ... and at least this many.
 pub const MIN_MOVES_LEFT: u64 = 10;
+/// Gomocup clock: when the match clock binds, a move may take this many of its shares at most
+/// (its hard limit; the soft limit is one share) ...
+pub const HARD_SHARES: u64 = 3;
+/// ... and no more than the time left divided by this.
+pub const SPARE_SHARE: u64 = 7;
+/// Time management: the soft limit is multiplied by this (in hundredths) after an iteration that
+/// changed the best move ...
+pub const UNSTABLE_STRETCH: u64 = 150;
+/// ... and divided by 1 + this (in hundredths) times the iterations the best move has stayed the
+/// same (at most [`STABLE_ITERATIONS`] of them) ...
+pub const STABLE_SHRINK: u64 = 20;
+/// ... counted up to this many.
+pub const STABLE_ITERATIONS: u64 = 5;
+/// ... and multiplied by 1.3 after an iteration whose score fell by this much or more.
+pub const SCORE_DROP: i32 = 40;
 /// Gomocup clock: the shortest time a move gets, in milliseconds.
 pub const MIN_MOVE_MS: u64 = 5;
 /// Memory the brain needs besides its transposition table: the threat-mask table (41 MiB), the

@@ -129,6 +129,8 @@ pub struct Engine {
     threads: usize,
     /// Points the engine may not choose (a front end's `YXBLOCK`).
     excluded: Bitboard,
+    /// The soft time limit of the next timed moves ([`Engine::set_soft_time`]).
+    soft: Option<Duration>,
 }
 
 impl Engine {
@@ -141,6 +143,7 @@ impl Engine {
             tree: Tree::new(size, table_bytes),
             threads: 1,
             excluded: Bitboard::EMPTY,
+            soft: None,
         }
     }
 
@@ -160,6 +163,14 @@ impl Engine {
     #[must_use]
     pub fn table_bytes(&self) -> usize {
         self.tree.table_bytes()
+    }
+
+    /// Sets the time [`Engine::think`] aims at under a time budget (`None`: the whole budget):
+    /// alpha-beta starts no new iteration once it has passed since the move began, the aim
+    /// stretched while the best move changes and shrunk while it stays (time management under a
+    /// match clock; the budget stays the hard limit).
+    pub fn set_soft_time(&mut self, soft: Option<Duration>) {
+        self.soft = soft;
     }
 
     /// Sets the number of search threads (at least 1): Lazy SMP over one shared table.
@@ -234,9 +245,13 @@ impl Engine {
         };
         self.tree.nodes = 0;
         let deadline = left.time.map(|t| Instant::now() + t);
+        if left.time.is_some() {
+            self.tree.set_soft(self.soft.map(|aim| (start, aim)));
+        }
         let ranked =
             self.tree
                 .iterate_threads(&mut self.pos, me, roots, left.nodes, deadline, self.threads);
+        self.tree.set_soft(None);
         let (ranked, score, depth) = (ranked.moves, ranked.score, ranked.depth);
         let mut best = ranked[0];
         if reason == Reason::Search {

@@ -3,9 +3,19 @@
 //! functions, no clock read here.
 
 use super::params::{
-    DEFAULT_TURN_MS, EMPTIES_PER_MOVE, FAST_TURN_MS, FIXED_MEMORY, MARGIN_MS, MIN_MOVES_LEFT,
-    MIN_MOVE_MS, TURN_USE,
+    DEFAULT_TURN_MS, EMPTIES_PER_MOVE, FAST_TURN_MS, FIXED_MEMORY, HARD_SHARES, MARGIN_MS,
+    MIN_MOVES_LEFT, MIN_MOVE_MS, SPARE_SHARE, TURN_USE,
 };
+
+/// The time one move gets, in milliseconds: the search aims at `soft_ms` (it starts no new
+/// iteration once that has passed, stretched when the best move keeps changing and shrunk while
+/// it stays the same) and never passes `hard_ms`. They are equal when the turn time binds: then
+/// the whole turn is used, as the opponent uses its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub soft_ms: u64,
+    pub hard_ms: u64,
+}
 
 /// The manager's limits (`INFO timeout_turn`, `timeout_match`, `time_left`, `max_memory`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,26 +42,48 @@ impl Default for Clock {
 }
 
 impl Clock {
-    /// The time for the next move, in milliseconds, with `empties` empty cells on the board: a
-    /// share of the turn time, less a margin, and no more than what is left in the match spread
-    /// over the moves the game may still take.
+    /// The time for the next move, in milliseconds, with `empties` empty cells on the board: the
+    /// hard limit of [`Clock::plan`].
     #[must_use]
     pub fn move_ms(&self, empties: usize) -> u64 {
+        self.plan(empties).hard_ms
+    }
+
+    /// The time plan of the next move with `empties` empty cells on the board. With the turn time
+    /// alone (or a match clock with room for a full turn on every move still to come): the turn,
+    /// less a margin, as both limits. When the match clock binds: its share (what is left spread
+    /// over the moves the game may still take) as the soft limit, and at most [`HARD_SHARES`]
+    /// shares, the turn time, or `1 / SPARE_SHARE` of what is left as the hard one.
+    #[must_use]
+    pub fn plan(&self, empties: usize) -> Plan {
         let turn = if self.timeout_turn == 0 {
             FAST_TURN_MS
         } else {
             self.timeout_turn
         };
-        let mut ms = turn;
+        let usable = |ms: u64| {
+            (ms * TURN_USE.0 / TURN_USE.1)
+                .saturating_sub(MARGIN_MS)
+                .max(MIN_MOVE_MS)
+        };
         if self.timeout_match > 0 {
             if let Some(left) = self.time_left {
                 let moves_left = (empties as u64 / EMPTIES_PER_MOVE).max(MIN_MOVES_LEFT);
-                ms = ms.min(left / moves_left);
+                let share = left / moves_left;
+                if share < turn {
+                    let hard = turn.min(share * HARD_SHARES).min(left / SPARE_SHARE);
+                    return Plan {
+                        soft_ms: usable(share),
+                        hard_ms: usable(hard.max(share)),
+                    };
+                }
             }
         }
-        (ms * TURN_USE.0 / TURN_USE.1)
-            .saturating_sub(MARGIN_MS)
-            .max(MIN_MOVE_MS)
+        let ms = usable(turn);
+        Plan {
+            soft_ms: ms,
+            hard_ms: ms,
+        }
     }
 
     /// The transposition-table bytes: `preferred` with no memory limit, else half of what the
@@ -106,16 +138,60 @@ mod tests {
             time_left: Some(10_000),
             max_memory: 0,
         };
-        // 200 empties: 50 moves left, 200 ms each, of which the planned share less the margin.
-        assert_eq!(clock.move_ms(200), use_of(200));
-        // Few empties: at least 10 moves left.
-        assert_eq!(clock.move_ms(8), use_of(10_000 / 10));
-        // No time_left yet: the turn time.
+        // 200 empties: 50 moves left, 200 ms each: the soft limit; three shares the hard one.
+        assert_eq!(
+            clock.plan(200),
+            Plan {
+                soft_ms: use_of(200),
+                hard_ms: use_of(600)
+            }
+        );
+        assert_eq!(clock.move_ms(200), use_of(600));
+        // Few empties: at least 10 moves left; the hard limit is a seventh of what is left.
+        assert_eq!(
+            clock.plan(8),
+            Plan {
+                soft_ms: use_of(10_000 / 10),
+                hard_ms: use_of(10_000 / 7)
+            }
+        );
+        // The turn time caps the hard limit.
+        let short = Clock {
+            timeout_turn: 400,
+            ..clock
+        };
+        assert_eq!(
+            short.plan(200),
+            Plan {
+                soft_ms: use_of(200),
+                hard_ms: use_of(400)
+            }
+        );
+        // No time_left yet: the turn time, both limits.
         let unknown = Clock {
             time_left: None,
             ..clock
         };
-        assert_eq!(unknown.move_ms(200), use_of(5000));
+        assert_eq!(
+            unknown.plan(200),
+            Plan {
+                soft_ms: use_of(5000),
+                hard_ms: use_of(5000)
+            }
+        );
+        // Room for a full turn on every move left: the turn, both limits.
+        let ample = Clock {
+            timeout_turn: 1000,
+            time_left: Some(90_000),
+            ..clock
+        };
+        assert_eq!(
+            ample.plan(200),
+            Plan {
+                soft_ms: 920,
+                hard_ms: 920
+            }
+        );
     }
 
     #[test]

@@ -14,8 +14,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use crate::engine::params::{SCORE_DROP, STABLE_ITERATIONS, STABLE_SHRINK, UNSTABLE_STRETCH};
 use crate::engine::position::Position;
 use crate::{Bitboard, Color, Point};
 
@@ -261,6 +262,9 @@ pub struct Tree {
     policy_gap: i32,
     /// Per ply: the move a singular search leaves out at that node (`u16::MAX`: none).
     excluded: Vec<u16>,
+    /// The main thread's soft time limit: when the search started and the time it aims at (see
+    /// [`Tree::set_soft`]).
+    soft: Option<(Instant, Duration)>,
 }
 
 /// What one iteration of the root search found.
@@ -294,6 +298,7 @@ impl Tree {
             selective: true,
             policy_gap: POLICY_GAP,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
+            soft: None,
         }
     }
 
@@ -315,7 +320,17 @@ impl Tree {
             selective: self.selective,
             policy_gap: self.policy_gap,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
+            soft: None,
         }
+    }
+
+    /// Sets the soft time limit of the next searches: `Some((start, aim))` stops the iterations
+    /// once `aim` has passed since `start` at the end of an iteration, the aim stretched by half
+    /// after an iteration that changed the best move (and by 30% after one whose score fell) and
+    /// shrunk while the best move stays the same ([`crate::engine::params`]: `UNSTABLE_STRETCH`
+    /// and the numbers after it). The deadline given to [`Tree::iterate`] stays the hard limit.
+    pub fn set_soft(&mut self, soft: Option<(Instant, Duration)>) {
+        self.soft = soft;
     }
 
     /// The transposition table's size in bytes.
@@ -451,6 +466,8 @@ impl Tree {
         let empty = pos.size() * pos.size() - pos.stone_count();
         let max_depth = MAX_DEPTH.min(empty as i32);
         let mut previous: Option<i32> = None;
+        // The best move of the last iteration and how many iterations in a row it has been.
+        let mut settled: (Option<Point>, u64) = (None, 0);
         for depth in first_depth.min(max_depth)..=max_depth {
             let (mut lo, mut hi) = match previous {
                 Some(v) if depth >= ASPIRATION_DEPTH && v.abs() < MATE_BOUND => {
@@ -513,9 +530,17 @@ impl Tree {
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             roots = scored.iter().map(|&(_, _, p)| p).collect();
             best = (scored[0].0, depth as u32);
+            let dropped = previous.is_some_and(|v| scored[0].0 <= v - SCORE_DROP);
             previous = Some(scored[0].0);
             if scored[0].0.abs() >= MATE_BOUND {
                 break;
+            }
+            if let Some((start, aim)) = self.soft {
+                let changed = settled.0 != Some(roots[0]);
+                settled = (Some(roots[0]), if changed { 0 } else { settled.1 + 1 });
+                if depth >= 4 && start.elapsed() >= soft_aim(aim, changed, settled.1, dropped) {
+                    break;
+                }
             }
         }
         Ranked {
@@ -1113,6 +1138,20 @@ fn reduction(depth: i32, k: usize, pv: bool) -> i32 {
     }
 }
 
+/// The soft limit after an iteration: `aim` stretched when the iteration `changed` the best move
+/// or its score `dropped`, shrunk by the iterations it has been `stable`.
+fn soft_aim(aim: Duration, changed: bool, stable: u64, dropped: bool) -> Duration {
+    let mut aim = if changed {
+        aim * UNSTABLE_STRETCH as u32 / 100
+    } else {
+        aim * 100 / (100 + STABLE_SHRINK * stable.min(STABLE_ITERATIONS)) as u32
+    };
+    if dropped {
+        aim = aim * 13 / 10;
+    }
+    aim
+}
+
 /// Whether `c` has a move that makes a straight four (under renju, one not forbidden to Black).
 fn has_straight_four_move(pos: &Position, c: Color) -> bool {
     let open_fours = pos.class_sets(c).open_four;
@@ -1544,5 +1583,44 @@ mod tests {
         let r = tree.iterate_threads(&mut pos, B, roots, None, deadline, 2);
         assert!(start.elapsed() < std::time::Duration::from_secs(2));
         assert!(r.depth >= 1 && pos.stone_count() == 2);
+    }
+
+    #[test]
+    fn a_spent_soft_limit_ends_the_iterations_after_depth_four() {
+        use Color::{Black as B, White as W};
+        let stones = [(7, 7, B), (8, 8, W), (6, 8, B), (8, 6, W)];
+        let mut pos = position(15, &stones);
+        let mut tree = Tree::new(15, 1 << 20);
+        // Without a soft limit a node budget decides the depth.
+        let roots = tree.root_moves(&pos, B);
+        let full = tree.iterate(&mut pos, B, roots.clone(), Some(200_000), None);
+        assert!(full.depth > 4, "{}", full.depth);
+        // A soft limit already spent: the search stops at the first iteration that may stop it.
+        let mut tree = Tree::new(15, 1 << 20);
+        tree.set_soft(Some((Instant::now(), Duration::ZERO)));
+        let r = tree.iterate(&mut pos, B, roots.clone(), Some(200_000), None);
+        assert_eq!(r.depth, 4);
+        // A distant one: the node budget decides again.
+        let mut tree = Tree::new(15, 1 << 20);
+        tree.set_soft(Some((Instant::now(), Duration::from_secs(3600))));
+        let r = tree.iterate(&mut pos, B, roots, Some(200_000), None);
+        assert_eq!(r.depth, full.depth);
+        assert!(pos.is_consistent());
+    }
+
+    #[test]
+    fn the_soft_aim_stretches_on_change_and_shrinks_with_stability() {
+        let aim = Duration::from_millis(1000);
+        assert_eq!(soft_aim(aim, true, 0, false), Duration::from_millis(1500));
+        assert_eq!(soft_aim(aim, false, 0, false), aim);
+        assert_eq!(
+            soft_aim(aim, false, 1, false),
+            Duration::from_nanos(833_333_333)
+        );
+        assert_eq!(soft_aim(aim, false, 5, false), Duration::from_millis(500));
+        // Stability counts up to five iterations.
+        assert_eq!(soft_aim(aim, false, 9, false), Duration::from_millis(500));
+        assert_eq!(soft_aim(aim, false, 0, true), Duration::from_millis(1300));
+        assert_eq!(soft_aim(aim, true, 0, true), Duration::from_millis(1950));
     }
 }
