@@ -18,12 +18,15 @@ use std::time::{Duration, Instant};
 
 use crate::engine::params::{SCORE_DROP, STABLE_ITERATIONS, STABLE_SHRINK, UNSTABLE_STRETCH};
 use crate::engine::position::Position;
-use crate::{Bitboard, Color, Point};
+use crate::{Bitboard, Color, Direction, Point};
 
 /// A score meaning "wins"; `MATE - n` wins in `n` plies.
 pub const MATE: i32 = 1_000_000;
 /// Scores beyond this are wins or losses.
 pub const MATE_BOUND: i32 = MATE - 1000;
+/// Whether a node whose side to move has a four-three or a double three, against an opponent with
+/// no four to make, counts as won in five plies at once ([`wins_in_five`]). Since v2.14.
+const QUICK_WINS: bool = true;
 /// The deepest iteration.
 pub const MAX_DEPTH: i32 = 64;
 /// The deepest ply (quiescence included).
@@ -260,6 +263,8 @@ pub struct Tree {
     selective: bool,
     /// The policy-based reduction's gap ([`POLICY_GAP`]; `i32::MAX`: none, for tests).
     policy_gap: i32,
+    /// Whether nodes with a sure win in five plies end at once ([`QUICK_WINS`]; off for tests).
+    quick_wins: bool,
     /// Per ply: the move a singular search leaves out at that node (`u16::MAX`: none).
     excluded: Vec<u16>,
     /// The main thread's soft time limit: when the search started and the time it aims at (see
@@ -297,6 +302,7 @@ impl Tree {
             stopped: false,
             selective: true,
             policy_gap: POLICY_GAP,
+            quick_wins: QUICK_WINS,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
         }
@@ -319,6 +325,7 @@ impl Tree {
             stopped: false,
             selective: self.selective,
             policy_gap: self.policy_gap,
+            quick_wins: self.quick_wins,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
         }
@@ -649,6 +656,9 @@ impl Tree {
         }
         if has_straight_four_move(pos, s) {
             return Some(Ok(MATE - ply - 3));
+        }
+        if self.quick_wins && wins_in_five(pos, s) {
+            return Some(Ok(MATE - ply - 5));
         }
         if pos.stone_count() >= pos.size() * pos.size() {
             return Some(Ok(0));
@@ -1152,6 +1162,31 @@ fn soft_aim(aim: Duration, changed: bool, stable: u64, dropped: bool) -> Duratio
     aim
 }
 
+/// Whether `s` (to move, with no five to make or block and no straight four to make) surely wins
+/// in five plies, seen from the class sets alone (after Rapfi's quick win check): the opponent has
+/// no move that makes a four, and `s` has a move that makes a four and an open three on another
+/// line (the block is forced, cannot touch the three's line, and cannot make a four, so the three
+/// becomes a straight four), or one that makes two open threes (one stone cannot stop both, and the
+/// opponent has no four to gain a tempo with). Never for Black under renju, whose later moves may be
+/// forbidden; never with fewer than five empty cells.
+fn wins_in_five(pos: &Position, s: Color) -> bool {
+    if !pos.class_sets(!s).four.is_empty()
+        || pos.has_fouls(s)
+        || pos.stone_count() + 5 > pos.size() * pos.size()
+    {
+        return false;
+    }
+    let ours = pos.class_sets(s);
+    !(ours.four & ours.three).is_empty()
+        || ours.three.iter().any(|p| {
+            Direction::ALL
+                .iter()
+                .filter(|&&d| pos.class(p, d, s).is_three())
+                .count()
+                >= 2
+        })
+}
+
 /// Whether `c` has a move that makes a straight four (under renju, one not forbidden to Black).
 fn has_straight_four_move(pos: &Position, c: Color) -> bool {
     let open_fours = pos.class_sets(c).open_four;
@@ -1522,6 +1557,8 @@ mod tests {
             ],
         );
         let mut tree = Tree::new(15, 1 << 20);
+        // The four-three would end the node before any move is searched.
+        tree.quick_wins = false;
         let win = Point::new(8, 7);
         let ply = 2;
         let v = tree.search(&mut pos, 3, -MATE, MATE, ply, B, true);
@@ -1622,5 +1659,114 @@ mod tests {
         assert_eq!(soft_aim(aim, false, 9, false), Duration::from_millis(500));
         assert_eq!(soft_aim(aim, false, 0, true), Duration::from_millis(1300));
         assert_eq!(soft_aim(aim, true, 0, true), Duration::from_millis(1950));
+    }
+
+    /// Whether `s` to move wins within three plies against any defence, by the referee alone: it
+    /// has a five point, or a move after which it has two five points and the opponent none.
+    fn referee_wins_in_three(r: &mut crate::search::referee::Referee, s: Color) -> bool {
+        let empties: Vec<Point> = r.empties().collect();
+        if empties.iter().any(|&p| r.makes_five(p, s)) {
+            return true;
+        }
+        empties.iter().any(|&m| {
+            r.play(m, s);
+            let won = r.five_points(s).len() >= 2 && r.five_points(!s).is_empty();
+            r.clear(m);
+            won
+        })
+    }
+
+    /// Whether `s` to move wins within five plies by playing `m`, by the referee alone: after `m`
+    /// every reply either makes no five and leaves `s` a win within three plies.
+    fn referee_wins_in_five_with(
+        r: &mut crate::search::referee::Referee,
+        s: Color,
+        m: Point,
+    ) -> bool {
+        r.play(m, s);
+        let replies: Vec<Point> = r.empties().collect();
+        let won = replies.iter().all(|&q| {
+            if r.makes_five(q, !s) {
+                return false;
+            }
+            r.play(q, !s);
+            let w = referee_wins_in_three(r, s);
+            r.clear(q);
+            w
+        });
+        r.clear(m);
+        won
+    }
+
+    #[test]
+    fn every_quick_win_is_a_win_in_five_by_the_referee() {
+        use crate::search::referee::Referee;
+        let mut rng = stonelab_rand::Xorshift64Star::new(0x0511_C4F1_5E00_0014);
+        let mut checked = [0usize; 2];
+        for (size, rule) in [
+            (9, Rule::Freestyle),
+            (9, Rule::Standard),
+            (11, Rule::Freestyle),
+            (11, Rule::Renju),
+        ] {
+            let mut games = 0;
+            while games < 150 {
+                games += 1;
+                let mut pos = Position::new(size, rule);
+                let mut grid = crate::Grid::new(size).unwrap();
+                let mid = (size / 2) as u8;
+                let mut c = Color::Black;
+                pos.make(Point::new(mid, mid), c);
+                grid.set(Point::new(mid, mid), Some(c));
+                for _ in 0..size * size / 2 {
+                    c = !c;
+                    let cands: Vec<Point> = pos
+                        .candidates()
+                        .iter()
+                        .filter(|&p| !pos.is_foul(p, c))
+                        .collect();
+                    if cands.is_empty() {
+                        break;
+                    }
+                    let p = cands[rng.below(cands.len())];
+                    if pos.makes_five(p, c) {
+                        break;
+                    }
+                    pos.make(p, c);
+                    grid.set(p, Some(c));
+                    let s = !c;
+                    let sets = pos.class_sets(s);
+                    let decided = !sets.five.is_empty()
+                        || !pos.class_sets(c).five.is_empty()
+                        || has_straight_four_move(&pos, s);
+                    if decided || !wins_in_five(&pos, s) {
+                        continue;
+                    }
+                    // The move that wins: a four-three, else a double three.
+                    let four_three = (sets.four & sets.three).iter().next();
+                    let m = four_three.or_else(|| {
+                        sets.three.iter().find(|&p| {
+                            Direction::ALL
+                                .iter()
+                                .filter(|&&d| pos.class(p, d, s).is_three())
+                                .count()
+                                >= 2
+                        })
+                    });
+                    let m = m.expect("a winning move");
+                    let mut r = Referee::new(&grid, rule);
+                    assert!(
+                        referee_wins_in_five_with(&mut r, s, m),
+                        "{rule:?} {size}x{size}: {:?} to move, {m:?} claimed: {:?}",
+                        s,
+                        pos.moves()
+                    );
+                    checked[usize::from(four_three.is_none())] += 1;
+                    break;
+                }
+            }
+        }
+        // Both kinds were met and checked.
+        assert!(checked[0] >= 20 && checked[1] >= 20, "{checked:?}");
     }
 }
