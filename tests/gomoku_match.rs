@@ -85,26 +85,33 @@ fn a_recorded_match_resumes_where_it_stopped() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn threads_are_sent_as_info_thread_num() {
-    let dir = temp_dir("gomoku-threads");
-    // A fake brain that logs what it is told and plays the first empty cell of the top rows.
-    let log = dir.join("log");
-    let fake = dir.join("fake.sh");
+/// A fake brain (`sh` script in `dir`, run by the returned command) that appends every line it is
+/// told to `log`, answers `START` with `OK`, and answers each move request by running `before`
+/// then playing `n,ROW` (n counting its moves from 0; ROW a shell expression).
+fn fake_brain(dir: &Path, log: &Path, before: &str, row: &str) -> String {
+    let script = dir.join("fake.sh");
     std::fs::write(
-        &fake,
+        &script,
         format!(
             "n=0\nwhile read -r line; do echo \"$line\" >> {log}\n\
              case \"$line\" in\n\
              START*) echo OK;;\n\
-             BEGIN*|TURN*|DONE*) echo \"$n,$(( $$ % 2 ))\"; n=$((n+1));;\n\
+             BEGIN*|TURN*|DONE*) {before}echo \"$n,{row}\"; n=$((n+1));;\n\
              END*) exit 0;;\n\
              esac; done\n",
             log = log.display()
         ),
     )
     .unwrap();
-    let fake = format!("sh {}", fake.display());
+    format!("sh {}", script.display())
+}
+
+#[test]
+fn threads_are_sent_as_info_thread_num() {
+    let dir = temp_dir("gomoku-threads");
+    // A fake brain that logs what it is told and plays the first empty cell of the top rows.
+    let log = dir.join("log");
+    let fake = fake_brain(&dir, &log, "", "$(( $$ % 2 ))");
     let (a, _) = players();
     stonelab_ok(&match_args(
         &a,
@@ -121,21 +128,7 @@ fn a_match_clock_is_sent_and_running_out_of_it_loses() {
     let dir = temp_dir("gomoku-match-clock");
     // A slow brain: logs what it is told and takes 0.4 s a move (the first empty cells of row 0).
     let log = dir.join("log");
-    let slow = dir.join("slow.sh");
-    std::fs::write(
-        &slow,
-        format!(
-            "n=0\nwhile read -r line; do echo \"$line\" >> {log}\n\
-             case \"$line\" in\n\
-             START*) echo OK;;\n\
-             BEGIN*|TURN*|DONE*) sleep 0.4; echo \"$n,0\"; n=$((n+1));;\n\
-             END*) exit 0;;\n\
-             esac; done\n",
-            log = log.display()
-        ),
-    )
-    .unwrap();
-    let slow = format!("sh {}", slow.display());
+    let slow = fake_brain(&dir, &log, "sleep 0.4; ", "0");
     let (a, _) = players();
     // 500 ms for the game and a second of grace: the fourth move (1.6 s in all) is too late.
     let r = stonelab_json(&match_args(

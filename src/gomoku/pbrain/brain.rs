@@ -551,12 +551,17 @@ impl<W: Write> Brain<W> {
         })
     }
 
-    /// The time or node budget of the brain's next move.
-    fn budget(&self) -> Budget {
-        let empties = self.engine.as_ref().map_or(1, |e| {
+    /// The empty cells of the board (1 before a game).
+    fn empties(&self) -> usize {
+        self.engine.as_ref().map_or(1, |e| {
             let pos = e.position();
             pos.size() * pos.size() - pos.stone_count()
-        });
+        })
+    }
+
+    /// The time or node budget of the brain's next move.
+    fn budget(&self) -> Budget {
+        let empties = self.empties();
         match self.options.nodes {
             Some(nodes) => Budget::nodes(nodes),
             None => Budget::time(Duration::from_millis(self.clock.move_ms(empties))),
@@ -569,11 +574,7 @@ impl<W: Write> Brain<W> {
         if self.options.nodes.is_some() {
             return None;
         }
-        let empties = self.engine.as_ref().map_or(1, |e| {
-            let pos = e.position();
-            pos.size() * pos.size() - pos.stone_count()
-        });
-        let plan = self.clock.plan(empties);
+        let plan = self.clock.plan(self.empties());
         (plan.soft_ms < plan.hard_ms).then(|| Duration::from_millis(plan.soft_ms))
     }
 
@@ -948,10 +949,8 @@ mod tests {
         assert!(out[1].starts_with("ERROR SWAP2BOARD"), "{out:?}");
     }
 
-    #[test]
-    fn yxstop_stops_a_long_search() {
-        let input =
-            "START 15\nINFO timeout_turn 30000\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nYXSTOP\nEND\n";
+    /// Runs a brain with the default options on `input`: its output and how long it took.
+    fn run_timed(input: &str) -> (String, Duration) {
         let mut out = Vec::new();
         let started = Instant::now();
         {
@@ -960,7 +959,14 @@ mod tests {
                 .run(std::io::Cursor::new(input.as_bytes().to_vec()))
                 .unwrap();
         }
-        let text = String::from_utf8(out).unwrap();
+        (String::from_utf8(out).unwrap(), started.elapsed())
+    }
+
+    #[test]
+    fn yxstop_stops_a_long_search() {
+        let (text, took) = run_timed(
+            "START 15\nINFO timeout_turn 30000\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nYXSTOP\nEND\n",
+        );
         let mv = text
             .lines()
             .filter(|l| !l.starts_with("MESSAGE"))
@@ -968,9 +974,8 @@ mod tests {
             .unwrap();
         parse_point(mv).unwrap();
         assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "YXSTOP did not stop the 30 s search: {:?}",
-            started.elapsed()
+            took < Duration::from_secs(10),
+            "YXSTOP did not stop the 30 s search: {took:?}"
         );
     }
 
@@ -978,17 +983,10 @@ mod tests {
     fn a_short_match_clock_bounds_the_move() {
         // 30 s a turn but 3 s left of the match: about 220 empty cells are 55 moves to come, so
         // the move aims at 54 ms and may take three times that (MESSAGE's `ms`), far below 30 s.
-        let input = "START 15\nINFO timeout_turn 30000\nINFO timeout_match 100000\n\
-                     INFO time_left 3000\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nEND\n";
-        let mut out = Vec::new();
-        let started = Instant::now();
-        {
-            let mut brain = Brain::new(&mut out, Options::default());
-            brain
-                .run(std::io::Cursor::new(input.as_bytes().to_vec()))
-                .unwrap();
-        }
-        let text = String::from_utf8(out).unwrap();
+        let (text, took) = run_timed(
+            "START 15\nINFO timeout_turn 30000\nINFO timeout_match 100000\n\
+             INFO time_left 3000\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nEND\n",
+        );
         let message = text
             .lines()
             .find(|l| l.starts_with("MESSAGE search"))
@@ -997,7 +995,7 @@ mod tests {
         let at = words.iter().position(|&w| w == "ms").unwrap();
         let ms: u64 = words[at + 1].parse().unwrap();
         assert!(ms <= 3 * 54 + 50, "{message}");
-        assert!(started.elapsed() < Duration::from_secs(10), "{text}");
+        assert!(took < Duration::from_secs(10), "{text}");
     }
 
     fn quick() -> Options {
