@@ -670,6 +670,8 @@ impl<W: Write> Brain<W> {
                     nodes: budget.nodes.map(|n| (n / 2).max(1)),
                 };
                 let engine = self.engine.as_mut().expect("checked above");
+                // Swap2's choices take their whole budget (no aim left from an earlier move).
+                engine.set_soft_time(None);
                 let d = engine.think(Color::White, if stones == 3 { half } else { budget });
                 let value = match d.reason {
                     Reason::Five | Reason::OpenFour | Reason::Vcf | Reason::Vct => MATE,
