@@ -98,6 +98,12 @@ const LMR_DIVISOR: f64 = 1.0;
 /// from 150, at most 3) 0.312 (200 games each).
 const POLICY_GAP: i32 = 200;
 
+/// Cut-node reduction (since v2.15, after Rapfi's and Stockfish's): at a node expected to fail
+/// high (a null-window child searched in the role of a refutation: see [`Tree::search`]'s `cut`),
+/// a late move that is reduced at all is reduced this many plies more. 2 scored 0.385 against
+/// Rapfi at 300 ms where the same build without it scored 0.310 (200 games each, session 22).
+const CUT_REDUCTION: i32 = 2;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Bound {
     #[default]
@@ -263,6 +269,8 @@ pub struct Tree {
     selective: bool,
     /// The policy-based reduction's gap ([`POLICY_GAP`]; `i32::MAX`: none, for tests).
     policy_gap: i32,
+    /// [`CUT_REDUCTION`], a field so that tests can switch it off.
+    cut_reduction: i32,
     /// Whether nodes with a sure win in five plies end at once ([`QUICK_WINS`]; off for tests).
     quick_wins: bool,
     /// Per ply: the move a singular search leaves out at that node (`u16::MAX`: none).
@@ -302,6 +310,7 @@ impl Tree {
             stopped: false,
             selective: true,
             policy_gap: POLICY_GAP,
+            cut_reduction: CUT_REDUCTION,
             quick_wins: QUICK_WINS,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
@@ -325,6 +334,7 @@ impl Tree {
             stopped: false,
             selective: self.selective,
             policy_gap: self.policy_gap,
+            cut_reduction: self.cut_reduction,
             quick_wins: self.quick_wins,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
@@ -577,7 +587,7 @@ impl Tree {
             let important = pos.value(p, me) >= IMPORTANT || pos.value(p, !me) >= IMPORTANT;
             pos.make_quick(p, me);
             let score = if k == 0 {
-                -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true)
+                -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true, false)
             } else {
                 // Late root moves are reduced like inner ones, and searched again at full
                 // depth when they beat the best so far.
@@ -586,12 +596,13 @@ impl Tree {
                 } else {
                     0
                 };
-                let mut s = -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, 1, !me, false);
+                let mut s =
+                    -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, 1, !me, false, true);
                 if r > 0 && s > alpha && !self.stopped {
-                    s = -self.search(pos, depth - 1, -alpha - 1, -alpha, 1, !me, false);
+                    s = -self.search(pos, depth - 1, -alpha - 1, -alpha, 1, !me, false, true);
                 }
                 if s > alpha && !self.stopped {
-                    s = -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true);
+                    s = -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true, false);
                 }
                 s
             };
@@ -666,7 +677,11 @@ impl Tree {
         None
     }
 
-    /// Negamax with alpha-beta; `s` is to move; `pv` marks nodes searched with an open window.
+    /// Negamax with alpha-beta; `s` is to move; `pv` marks nodes searched with an open window,
+    /// `cut` the null-window nodes expected to fail high: the reduced searches of late moves and
+    /// their children's first replies' children, alternating down the first moves as in
+    /// Stockfish (a cut node's first child is an all node, whose first child is a cut node).
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         pos: &mut Position,
@@ -676,6 +691,7 @@ impl Tree {
         ply: i32,
         s: Color,
         pv: bool,
+        cut: bool,
     ) -> i32 {
         let o = !s;
         match self.enter(pos, s, ply) {
@@ -683,7 +699,7 @@ impl Tree {
             Some(Err(block)) => {
                 // A forced block costs no depth.
                 pos.make_quick(block, s);
-                let score = -self.search(pos, depth, -beta, -alpha, ply + 1, o, pv);
+                let score = -self.search(pos, depth, -beta, -alpha, ply + 1, o, pv, !cut);
                 pos.unmake_quick();
                 return score;
             }
@@ -760,13 +776,17 @@ impl Tree {
                 continue;
             }
             let ext = i32::from(FOUR_EXTENSION && pos.class_sets(s).four.contains(p));
-            // Late moves are reduced, a ply more when far below the best move's order score.
-            let reduce = (k >= 2 && !important)
-                .then(|| i32::from(depth >= 3 && top - pos.order(p, s) > self.policy_gap));
+            // Late moves are reduced, a ply more when far below the best move's order score and
+            // more at cut nodes.
+            let reduce = (k >= 2 && !important).then(|| {
+                i32::from(depth >= 3 && top - pos.order(p, s) > self.policy_gap)
+                    + if cut { self.cut_reduction } else { 0 }
+            });
             pos.make_quick(p, s);
             self.table.prefetch(pos.hash() ^ (o as u64));
             let child_depth = depth + ext + singular;
-            let score = self.search_child(pos, k, reduce, child_depth, alpha, beta, ply, o, pv);
+            let score =
+                self.search_child(pos, k, reduce, child_depth, alpha, beta, ply, o, pv, cut);
             pos.unmake_quick();
             if self.stopped {
                 return 0;
@@ -820,7 +840,7 @@ impl Tree {
         }
         let bar = stored - SINGULAR_MARGIN * depth;
         self.excluded[ply as usize] = hint;
-        let v = self.search(pos, depth / 2, bar - 1, bar, ply, s, false);
+        let v = self.search(pos, depth / 2, bar - 1, bar, ply, s, false, false);
         self.excluded[ply as usize] = u16::MAX;
         if self.stopped {
             Err(0)
@@ -889,7 +909,16 @@ impl Tree {
             && pos.class_sets(!s).four.is_empty()
         {
             let r = 2 + depth / 4;
-            let v = -self.search(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, !s, false);
+            let v = -self.search(
+                pos,
+                depth - 1 - r,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                !s,
+                false,
+                false,
+            );
             if self.stopped {
                 return Some(0);
             }
@@ -915,20 +944,30 @@ impl Tree {
         ply: i32,
         o: Color,
         pv: bool,
+        cut: bool,
     ) -> i32 {
         if k == 0 {
-            return -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, pv);
+            return -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, pv, !pv && !cut);
         }
         let r = match reduce {
             Some(extra) if depth >= 3 => (reduction(depth, k, pv) + extra).min(depth - 2),
             _ => 0,
         };
-        let mut v = -self.search(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, o, false);
+        let mut v = -self.search(
+            pos,
+            depth - 1 - r,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            o,
+            false,
+            true,
+        );
         if v > alpha && r > 0 && !self.stopped {
-            v = -self.search(pos, depth - 1, -alpha - 1, -alpha, ply + 1, o, false);
+            v = -self.search(pos, depth - 1, -alpha - 1, -alpha, ply + 1, o, false, !cut);
         }
         if pv && v > alpha && v < beta && !self.stopped {
-            v = -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, true);
+            v = -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, true, false);
         }
         v
     }
@@ -1449,6 +1488,21 @@ mod tests {
     /// still a win at every depth up to 5.
     #[test]
     fn policy_reduction_narrows_the_tree_and_keeps_the_wins() {
+        narrows_the_tree_and_keeps_the_wins("policy", |tree, on| {
+            tree.policy_gap = if on { POLICY_GAP } else { i32::MAX };
+        });
+    }
+
+    #[test]
+    fn cut_node_reduction_narrows_the_tree_and_keeps_the_wins() {
+        narrows_the_tree_and_keeps_the_wins("cut-node", |tree, on| {
+            tree.cut_reduction = if on { CUT_REDUCTION } else { 0 };
+        });
+    }
+
+    /// A reduction switched on by `set` searches fewer nodes at depth 10 on random middle games
+    /// than without it, and every VCF of the solver suite still scores as a win at depths 1-5.
+    fn narrows_the_tree_and_keeps_the_wins(what: &str, set: impl Fn(&mut Tree, bool)) {
         let mut rng = stonelab_rand::Xorshift64Star::new(0x9011_C7ED_0000_0001);
         let (mut with, mut without) = (0, 0);
         for _ in 0..8 {
@@ -1464,16 +1518,16 @@ mod tests {
                 }
                 c = !c;
             }
-            for (gap, total) in [(POLICY_GAP, &mut with), (i32::MAX, &mut without)] {
+            for (on, total) in [(true, &mut with), (false, &mut without)] {
                 let mut tree = Tree::new(15, 1 << 22);
-                tree.policy_gap = gap;
-                tree.search(&mut pos, 10, -MATE, MATE, 0, c, true);
+                set(&mut tree, on);
+                tree.search(&mut pos, 10, -MATE, MATE, 0, c, true, false);
                 *total += tree.nodes;
             }
         }
         assert!(
             with < without,
-            "with the reduction {with} nodes, without {without}"
+            "with the {what} reduction {with} nodes, without {without}"
         );
         let suite = include_str!("../../../../tests/data/gomoku/tss_suite.txt");
         let mut checked = 0;
@@ -1495,8 +1549,9 @@ mod tests {
                 Color::White
             };
             let mut tree = Tree::new(15, 1 << 20);
+            set(&mut tree, true);
             for depth in 1..=5 {
-                let v = tree.search(&mut pos, depth, -MATE, MATE, 0, s, true);
+                let v = tree.search(&mut pos, depth, -MATE, MATE, 0, s, true, false);
                 assert!(v >= MATE_BOUND, "{line}: depth {depth} score {v}");
             }
             checked += 1;
@@ -1524,12 +1579,12 @@ mod tests {
         // Black has four in a row: a five at (2,7) or (7,7), at any depth and window.
         for depth in 1..6 {
             for (a, b) in [(-MATE, MATE), (100, 101), (-101, -100)] {
-                let v = tree.search(&mut pos, depth, a, b, 0, B, false);
+                let v = tree.search(&mut pos, depth, a, b, 0, B, false, false);
                 assert!(v >= MATE_BOUND.min(b), "depth {depth} window {a},{b}: {v}");
             }
         }
         // White to move must block and then loses to the other end: a loss whatever it does.
-        let v = tree.search(&mut pos, 3, -MATE, MATE, 0, W, true);
+        let v = tree.search(&mut pos, 3, -MATE, MATE, 0, W, true, false);
         assert!(v <= -MATE_BOUND, "{v}");
     }
 
@@ -1561,14 +1616,14 @@ mod tests {
         tree.quick_wins = false;
         let win = Point::new(8, 7);
         let ply = 2;
-        let v = tree.search(&mut pos, 3, -MATE, MATE, ply, B, true);
+        let v = tree.search(&mut pos, 3, -MATE, MATE, ply, B, true, false);
         assert!(v >= MATE_BOUND, "{v}");
         let key = pos.hash() ^ (B as u64);
         let (stored, _) = tree.probe(key);
         let stored = stored.expect("the node is stored");
         assert_eq!(stored.best, tree.cell(win) as u16);
         tree.excluded[ply as usize] = tree.cell(win) as u16;
-        let without = tree.search(&mut pos, 3, -MATE, MATE, ply, B, false);
+        let without = tree.search(&mut pos, 3, -MATE, MATE, ply, B, false, false);
         tree.excluded[ply as usize] = u16::MAX;
         assert!(without < MATE_BOUND, "{without}");
         assert_eq!(tree.probe(key).0, Some(stored));
