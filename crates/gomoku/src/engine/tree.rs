@@ -680,9 +680,8 @@ impl Tree {
     }
 
     /// Negamax with alpha-beta; `s` is to move; `pv` marks nodes searched with an open window,
-    /// `cut` the null-window nodes expected to fail high: the reduced searches of late moves and
-    /// their children's first replies' children, alternating down the first moves as in
-    /// Stockfish (a cut node's first child is an all node, whose first child is a cut node).
+    /// `cut` the null-window nodes expected to fail high (Stockfish's `cutNode`): a late move's
+    /// reduced search is one, and along first moves the flag alternates.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
