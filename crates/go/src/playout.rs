@@ -37,6 +37,7 @@
 //! ```
 
 mod board;
+mod ladder;
 mod policy;
 
 use crate::bitboard::{Geometry, Point};

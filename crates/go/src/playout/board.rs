@@ -151,6 +151,30 @@ impl PlayoutBoard {
         b
     }
 
+    /// Makes `self` a copy of `other`. On the same geometry only the slots the board uses are
+    /// copied (on 9x9 about a fifth of the arrays, which are sized for 19x19), and the tables
+    /// that depend on the geometry alone are kept; otherwise the whole board.
+    pub fn copy_from(&mut self, other: &PlayoutBoard) {
+        let same = (self.geometry.rows(), self.geometry.cols())
+            == (other.geometry.rows(), other.geometry.cols());
+        if !same {
+            self.clone_from(other);
+            return;
+        }
+        let used = (self.geometry.rows() + 2) * self.w + 1;
+        self.colour[..used].copy_from_slice(&other.colour[..used]);
+        self.chain[..used].copy_from_slice(&other.chain[..used]);
+        self.next[..used].copy_from_slice(&other.next[..used]);
+        self.size[..used].copy_from_slice(&other.size[..used]);
+        self.libs[..used].copy_from_slice(&other.libs[..used]);
+        self.nbr[..used].copy_from_slice(&other.nbr[..used]);
+        self.empty_at[..used].copy_from_slice(&other.empty_at[..used]);
+        self.n_empty = other.n_empty;
+        self.empties[..self.n_empty].copy_from_slice(&other.empties[..self.n_empty]);
+        self.to_move = other.to_move;
+        self.ko = other.ko;
+    }
+
     /// Resets `self` to `start`, a board of the same geometry, copying only what play reads before
     /// writing (chain tables are written when a stone is placed).
     pub(super) fn reset_from(&mut self, start: &PlayoutBoard) {

@@ -18,6 +18,14 @@ pub struct MoveFeatures {
     pub self_atari: bool,
     /// The 3x3 window around the move matches a MoGo shape.
     pub pattern: bool,
+    /// The move saves an own chain in atari only by extending it into a ladder that catches it
+    /// (then `saves` is false).
+    pub ladder_escape: bool,
+    /// Stones of the opponent's chains with two liberties that the move puts in atari and
+    /// catches in a ladder ([`super::ladder`]).
+    pub ladder_captures: u32,
+    /// The move puts an opponent chain in atari (and is no self-atari).
+    pub atari: bool,
 }
 
 impl PlayoutBoard {
@@ -115,6 +123,13 @@ impl PlayoutBoard {
         key
     }
 
+    /// The 3x3 window key of the point `p` (see [`crate::pattern3`]: two bits a neighbour, 0
+    /// empty, 1 black, 2 white, 3 off the board).
+    #[must_use]
+    pub fn window_of(&self, p: Point) -> u16 {
+        self.window(self.slot(p))
+    }
+
     /// What the tree's priors need to know about the side to move playing the empty point `p`:
     /// stones it captures, whether it saves an own chain in atari (and is not a self-atari),
     /// whether it is a big self-atari, and whether its window matches a 3x3 shape.
@@ -124,7 +139,9 @@ impl PlayoutBoard {
         let c = code(self.to_move);
         let mut captures = 0u32;
         let mut roots = [0usize; 4];
-        let mut own_in_atari = false;
+        let mut own_in_atari = None;
+        let mut two_liberties = [0usize; 4];
+        let mut n_two = 0;
         for (i, q) in self.neighbours(s).into_iter().enumerate() {
             let k = self.colour[q];
             if k == EMPTY || k == OFF {
@@ -137,18 +154,41 @@ impl PlayoutBoard {
             roots[i] = r;
             if self.in_atari(r) {
                 if k == c {
-                    own_in_atari = true;
+                    own_in_atari = Some(q);
                 } else {
                     captures += u32::from(self.size[r]);
                 }
+            } else if k != c && self.liberties3(r).0 == 2 {
+                two_liberties[n_two] = q;
+                n_two += 1;
             }
         }
         let self_atari = self.self_atari(s, c);
+        let mut saves =
+            own_in_atari.is_some() && !self_atari && (captures > 0 || self.gains_liberties(s, c));
+        let mut ladder_escape = false;
+        if let Some(q) = own_in_atari.filter(|_| saves && captures == 0) {
+            if !self.saved_by(q, s) {
+                saves = false;
+                ladder_escape = true;
+            }
+        }
+        let mut ladder_captures = 0;
+        if !self_atari && s != self.ko as usize && self.is_legal_empty(s, c) {
+            for &q in &two_liberties[..n_two] {
+                if self.atari_catches(q, s) {
+                    ladder_captures += u32::from(self.size[self.root(q)]);
+                }
+            }
+        }
         MoveFeatures {
             captures,
-            saves: own_in_atari && !self_atari && (captures > 0 || self.gains_liberties(s, c)),
+            saves,
             self_atari,
             pattern: crate::pattern3::Pattern3Table::get().matches(self.window(s)),
+            ladder_escape,
+            ladder_captures,
+            atari: n_two > 0 && !self_atari,
         }
     }
 
@@ -171,6 +211,18 @@ impl PlayoutBoard {
             }
         }
         true
+    }
+
+    /// Whether the side to move, extending its chain through `q` (in atari) at its liberty `lib`,
+    /// gets three liberties or more, or two and no ladder (see [`super::ladder`]). Three empty
+    /// neighbours of `lib` settle it without a read.
+    pub(super) fn extension_escapes(&self, q: usize, lib: usize) -> bool {
+        let empties = self
+            .neighbours(lib)
+            .iter()
+            .filter(|&&n| self.colour[n] == EMPTY)
+            .count();
+        empties >= 3 || (self.is_legal_empty(lib, code(self.to_move)) && !self.extension_caught(q))
     }
 
     /// Whether `c` on the empty slot `s` makes a chain with two liberties or more (captures
@@ -302,16 +354,11 @@ impl PlayoutBoard {
                     break;
                 }
             }
-            // Extend, when that gains liberties (then the move is legal too).
+            // Extend, when that gives two liberties or more and no ladder catches the chain.
             if lib == ko || self.is_eye(lib, me) {
                 continue;
             }
-            let nbrs = self.neighbours(lib);
-            let empties = nbrs.iter().filter(|&&n| self.colour[n] == EMPTY).count();
-            let joins = nbrs.iter().any(|&n| {
-                self.colour[n] == me && self.root(n) != r && !self.in_atari(self.root(n))
-            });
-            if empties >= 2 || joins {
+            if self.extension_escapes(q, lib) {
                 return Some(lib);
             }
         }
@@ -382,10 +429,13 @@ mod tests {
         let mv = b.tactical_move(&mut Rng::new(1), Some(Point::new(2, 2)));
         assert_eq!(mv, Move::Play(Point::new(2, 3)));
         // White's last stone B2 left Black's A1-A2 with one liberty, A3, and no white chain next
-        // to them is in atari: Black extends at A3, which has two empty neighbours.
-        let mut b = from_diagram(".....\n.....\n.....\nXO...\nXO...\n", Color::Black);
+        // to them is in atari: Black extends at A3, where B4 lets it out of the ladder.
+        let mut b = from_diagram(".....\n.X...\n.....\nXO...\nXO...\n", Color::Black);
         let mv = b.tactical_move(&mut Rng::new(1), Some(Point::new(3, 1)));
         assert_eq!(mv, Move::Play(Point::new(2, 0)));
+        // Without B4 the ladder along the edge catches it: no tactical reply (a random move).
+        let b = from_diagram(".....\n.....\n.....\nXO...\nXO...\n", Color::Black);
+        assert_eq!(b.reply(b.slot(Point::new(3, 1))), None);
     }
 
     /// The 3x3 window of `p` read from the stone bitboards (the slow reference of `window`).
@@ -470,10 +520,17 @@ mod tests {
         let f = at(".....\n..X..\n.XO..\n..X..\n.....\n", 2, 3);
         assert_eq!(f.captures, 1);
         assert!(!f.self_atari && !f.saves);
-        // Black A1-A2 is in atari: A3 saves it (two liberties after).
-        let f = at(".....\n.....\n.....\nXO...\nXO...\n", 2, 0);
-        assert!(f.saves && !f.self_atari);
+        // Black A1-A2 is in atari: A3 saves it (two liberties after, and B4 breaks the ladder).
+        let f = at(".....\n.X...\n.....\nXO...\nXO...\n", 2, 0);
+        assert!(f.saves && !f.self_atari && !f.ladder_escape);
         assert_eq!(f.captures, 0);
+        // Without B4, A3 only runs along the edge into a ladder.
+        let f = at(".....\n.....\n.....\nXO...\nXO...\n", 2, 0);
+        assert!(!f.saves && f.ladder_escape);
+        // White's C3 has two liberties, D3 and C2: the atari at D3 lets it run out at C2 (three
+        // liberties), an atari but no ladder capture.
+        let f = at(".....\n..X..\n.XO..\n.....\n.....\n", 2, 3);
+        assert!(f.atari && f.ladder_captures == 0);
         // B1 joins A1 into a two-stone chain with one liberty, B2, capturing nothing.
         let f = at(".....\n.....\n.....\nO....\nX.O..\n", 4, 1);
         assert!(f.self_atari && !f.saves);
