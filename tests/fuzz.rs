@@ -484,6 +484,9 @@ fn fuzz_gtp_sessions() {
             threads: 1,
             playouts: Some(10),
             move_ms: None,
+            model: Some(std::sync::Arc::new(
+                stonelab_go::movemodel::MoveModel::builtin(),
+            )),
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

@@ -1,16 +1,19 @@
 //! `stonelab go ...` subcommands. Each subcommand lives in its own file with its `Args` and `run`.
 
+use anyhow::Context as _;
 use clap::Subcommand;
 
 pub mod bench;
 pub mod count;
 pub mod enumerate;
 pub mod eyes;
+pub mod fitmodel;
 pub mod gtp;
 pub mod matches;
 pub mod perft;
 pub mod query;
 pub mod replay;
+pub mod selfplay;
 pub mod solve;
 
 #[derive(Subcommand, Debug)]
@@ -35,6 +38,10 @@ pub enum Command {
     Gtp(gtp::Args),
     /// Play a match between two GTP engines and report wins, losses and the Elo difference
     Match(matches::Args),
+    /// Play the engine against itself and record the games (training data for fit-model)
+    Selfplay(selfplay::Args),
+    /// Fit the learned move model (pattern and tactical gammas) to self-play records
+    FitModel(fitmodel::Args),
 }
 
 /// The checks every command that writes files or starts threads makes, for `go solve`: `--out`
@@ -69,7 +76,27 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Query(args) => query::run(args),
         Command::Gtp(args) => gtp::run(args),
         Command::Match(args) => matches::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
+        Command::FitModel(args) => fitmodel::run(args),
     }
+}
+
+/// The learned move model that `--model` names: `builtin` (the model built into the program,
+/// `crates/go/data/model-9x9.txt`), `none`, or a gamma file from `stonelab go fit-model`.
+pub fn load_model(
+    name: &str,
+) -> anyhow::Result<Option<std::sync::Arc<stonelab_go::movemodel::MoveModel>>> {
+    use stonelab_go::movemodel::MoveModel;
+    let model = match name {
+        "none" => return Ok(None),
+        "builtin" => MoveModel::builtin(),
+        path => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read --model {path}"))?;
+            MoveModel::parse(&text).with_context(|| format!("--model {path}"))?
+        }
+    };
+    Ok(Some(std::sync::Arc::new(model)))
 }
 
 /// What an endless game is worth, as the `--cycles` option names it.

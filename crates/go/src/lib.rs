@@ -10,6 +10,7 @@ pub mod dp;
 pub mod enumerate;
 pub mod eyes;
 pub mod mcts;
+pub mod movemodel;
 pub mod ownership;
 pub mod pattern3;
 pub mod perft;

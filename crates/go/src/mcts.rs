@@ -24,11 +24,13 @@
 //! (scoring the board as it stands would make the search pass with dead stones on the board).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::bitboard::{Point, BITS};
 use crate::board::{Board, Move};
 use crate::color::Color;
+use crate::movemodel::{self, MoveModel};
 use crate::playout::PlayoutBoard;
 use crate::rng::Rng;
 
@@ -58,6 +60,10 @@ pub const PRIOR_NEAR_LAST: [(u16, u16); 3] = [(24, 24), (22, 22), (8, 8)];
 /// third (wins).
 pub const PRIOR_EMPTY_AREA: (u16, u16) = (10, 0);
 pub const PRIOR_THIRD_LINE: (u16, u16) = (10, 10);
+/// With a learned move model ([`SearchConfig::model`]): a child whose move the model gives
+/// probability `p` among its siblings also starts with `PRIOR_MODEL * sqrt(p)` virtual wins
+/// (Michi's weighting of its large patterns).
+pub const PRIOR_MODEL: f64 = 100.0;
 
 /// What one search is asked to do.
 #[derive(Clone, Debug)]
@@ -75,6 +81,8 @@ pub struct SearchConfig {
     /// With a deadline and no playout count: stop as soon as the most visited root move of the
     /// first thread's tree cannot be overtaken there in the time left, at the playout rate so far.
     pub early_stop: bool,
+    /// A learned move model for the children's priors ([`PRIOR_MODEL`]), if any.
+    pub model: Option<Arc<MoveModel>>,
 }
 
 /// Statistics of one root move, summed over the threads.
@@ -192,10 +200,7 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
     let root = playout_board(board);
     let to_move = board.to_move();
     // The last move, when it was a stone still on the board (the priors and the playouts answer it).
-    let last = match board.moves().last() {
-        Some(Move::Play(p)) if board.color_at(p) == Some(to_move.opponent()) => Some(p),
-        _ => None,
-    };
+    let (last, last2) = last_stones(board);
     let mut root_moves: Vec<Move> = board
         .legal_moves()
         .iter()
@@ -217,7 +222,15 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
                 let stop = &stop;
                 let watch = config.early_stop && i == 0 && quota.is_none();
                 scope.spawn(move || {
-                    let mut tree = Tree::new(root, passes, last, root_moves, config.komi, seed);
+                    let mut tree = Tree::new(
+                        root,
+                        passes,
+                        (last, last2),
+                        root_moves,
+                        config.komi,
+                        seed,
+                        config.model.clone(),
+                    );
                     tree.run(quota, config.deadline, stop, watch);
                     tree
                 })
@@ -259,13 +272,28 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
     }
 }
 
+/// The last two moves of `board`'s history when they were stones still on the board: the
+/// opponent's last and the side to move's before it.
+#[must_use]
+pub fn last_stones(board: &Board) -> (Option<Point>, Option<Point>) {
+    let to_move = board.to_move();
+    let moves: Vec<Move> = board.moves().collect();
+    let stone = |i: usize, c: Color| match moves.len().checked_sub(i).map(|k| moves[k]) {
+        Some(Move::Play(p)) if board.color_at(p) == Some(c) => Some(p),
+        _ => None,
+    };
+    (stone(1, to_move.opponent()), stone(2, to_move))
+}
+
 /// One thread's tree.
 struct Tree {
     nodes: Vec<Node>,
     root: PlayoutBoard,
     root_passes: u32,
-    /// The last stone played before the root position, if the last move was one.
+    /// The last two stones played before the root position (see [`last_stones`]).
     root_last: Option<Point>,
+    root_last2: Option<Point>,
+    model: Option<Arc<MoveModel>>,
     komi: f64,
     rng: Rng,
     playouts: u64,
@@ -281,10 +309,11 @@ impl Tree {
     fn new(
         root: PlayoutBoard,
         passes: u32,
-        last: Option<Point>,
+        (last, last2): (Option<Point>, Option<Point>),
         moves: &[Move],
         komi: f64,
         seed: u64,
+        model: Option<Arc<MoveModel>>,
     ) -> Tree {
         let to_move = root.to_move();
         let cap = crate::playout::move_cap(root.geometry().area());
@@ -293,6 +322,8 @@ impl Tree {
             root,
             root_passes: passes,
             root_last: last,
+            root_last2: last2,
+            model,
             komi,
             rng: Rng::new(seed),
             playouts: 0,
@@ -305,14 +336,43 @@ impl Tree {
         tree.nodes[0].expanded = true;
         tree.nodes[0].first_child = 1;
         tree.nodes[0].n_children = moves.len() as u16;
-        for &mv in moves {
-            let node = match mv {
-                Move::Pass => Node::pass(to_move),
-                Move::Play(p) => Node::with_prior(p, to_move, &tree.root, last),
-            };
-            tree.nodes.push(node);
-        }
+        let points: Vec<Point> = moves
+            .iter()
+            .filter_map(|&mv| match mv {
+                Move::Play(p) => Some(p),
+                Move::Pass => None,
+            })
+            .collect();
+        let root = tree.root.clone();
+        tree.push_children(&root, &points, (last, last2));
         tree
+    }
+
+    /// Adds the children of the moves `points` and a pass, with their priors.
+    fn push_children(
+        &mut self,
+        board: &PlayoutBoard,
+        points: &[Point],
+        (last, last2): (Option<Point>, Option<Point>),
+    ) {
+        let to_move = board.to_move();
+        let first = self.nodes.len();
+        for &p in points {
+            self.nodes.push(Node::with_prior(p, to_move, board, last));
+        }
+        if let Some(model) = &self.model {
+            let strengths: Vec<f64> = points
+                .iter()
+                .map(|&p| model.strength(&movemodel::features(board, p, last, last2)))
+                .collect();
+            let total: f64 = strengths.iter().sum();
+            if total > 0.0 {
+                for (node, s) in self.nodes[first..].iter_mut().zip(strengths) {
+                    node.add_prior((PRIOR_MODEL * (s / total).sqrt()).round() as u16);
+                }
+            }
+        }
+        self.nodes.push(Node::pass(to_move));
     }
 
     /// Runs playouts until the quota, the deadline or `stop`; when `watch`, sets `stop` once the
@@ -348,7 +408,7 @@ impl Tree {
                     }
                 }
             }
-            board.clone_from(&self.root);
+            board.copy_from(&self.root);
             self.iterate(&mut board);
             self.playouts += 1;
         }
@@ -360,6 +420,20 @@ impl Tree {
             Some(&(mv, _)) if mv != PASS => Point::from_index(mv as usize),
             Some(_) => None,
             None => self.root_last,
+        }
+    }
+
+    /// The stone played before the last one in the current iteration, if that move was one.
+    /// (The tree's moves cannot have been captured yet when it expands: a capture of the
+    /// second-last stone by the last one is rare enough not to matter to a prior.)
+    fn last_stone2(&self) -> Option<Point> {
+        match self.seq.len() {
+            0 => self.root_last2,
+            1 => self.root_last,
+            n => match self.seq[n - 2].0 {
+                PASS => None,
+                mv => Point::from_index(mv as usize),
+            },
         }
     }
 
@@ -434,13 +508,12 @@ impl Tree {
         }
         let to_move = board.to_move();
         let first = self.nodes.len();
-        let last = self.last_stone();
-        for p in g.points() {
-            if board.is_legal(p) && !board.is_eye_of(p, to_move) {
-                self.nodes.push(Node::with_prior(p, to_move, board, last));
-            }
-        }
-        self.nodes.push(Node::pass(to_move));
+        let last = (self.last_stone(), self.last_stone2());
+        let points: Vec<Point> = g
+            .points()
+            .filter(|&p| board.is_legal(p) && !board.is_eye_of(p, to_move))
+            .collect();
+        self.push_children(board, &points, last);
         let count = self.nodes.len() - first;
         let n = &mut self.nodes[node];
         n.expanded = true;
@@ -538,8 +611,13 @@ impl Node {
         } else if f.captures == 1 || f.saves {
             add(PRIOR_CAPTURE_ONE);
         }
-        if f.self_atari {
+        if f.self_atari || f.ladder_escape {
             add(PRIOR_SELF_ATARI);
+        }
+        if f.ladder_captures > 1 {
+            add(PRIOR_CAPTURE_MANY);
+        } else if f.ladder_captures == 1 {
+            add(PRIOR_CAPTURE_ONE);
         }
         if f.pattern {
             add(PRIOR_PATTERN);
@@ -569,6 +647,16 @@ impl Node {
         node.amaf_visits = v;
         node.amaf_wins = w;
         node
+    }
+
+    /// Adds `wins` virtual wins (as many visits) to the prior, own and AMAF statistics.
+    fn add_prior(&mut self, wins: u16) {
+        self.prior_visits = self.prior_visits.saturating_add(wins);
+        self.prior_wins = self.prior_wins.saturating_add(wins);
+        self.visits += u32::from(wins);
+        self.wins += f32::from(wins);
+        self.amaf_visits += u32::from(wins);
+        self.amaf_wins += f32::from(wins);
     }
 
     /// A pass child for `color`, with the even prior only (without one it would be the first
@@ -613,6 +701,7 @@ mod tests {
             deadline: None,
             seed: 7,
             early_stop: false,
+            model: None,
         }
     }
 
@@ -637,6 +726,33 @@ mod tests {
         assert_eq!(a.best, b.best);
         assert_eq!(a.moves, b.moves);
         assert_eq!(a.playouts, 2000);
+    }
+
+    #[test]
+    fn a_model_adds_its_prior_to_the_children() {
+        // A model that weighs the corner window a million times more: on the empty 9x9 board
+        // each corner child gets round(100 * sqrt(~1/4)) = 50 more virtual wins than without the
+        // model, every other child none (its share rounds to 0).
+        let board = Board::new(Geometry::new(9, 9).unwrap(), Rules::STANDARD);
+        let root = playout_board(&board);
+        let corner = Point::new(0, 0);
+        let class = movemodel::features(&root, corner, None, None).0[0];
+        let mut model = MoveModel::uniform();
+        model.gammas[0][usize::from(class)] = 1e6;
+        let moves: Vec<Move> = board.legal_moves().iter().map(Move::Play).collect();
+        let plain = Tree::new(root.clone(), 0, (None, None), &moves, 7.0, 1, None);
+        let with = Tree::new(root, 0, (None, None), &moves, 7.0, 1, Some(Arc::new(model)));
+        let mut corners = 0;
+        for (a, b) in plain.nodes.iter().zip(&with.nodes).skip(1) {
+            let p = decode(a.mv);
+            let extra = b.prior_wins - a.prior_wins;
+            assert_eq!(extra, b.prior_visits - a.prior_visits);
+            assert_eq!(b.amaf_visits - a.amaf_visits, u32::from(extra));
+            let is_corner = matches!(p, Move::Play(q) if (q.row() == 0 || q.row() == 8) && (q.col() == 0 || q.col() == 8));
+            assert_eq!(extra, if is_corner { 50 } else { 0 }, "{p:?}");
+            corners += usize::from(is_corner);
+        }
+        assert_eq!(corners, 4);
     }
 
     #[test]

@@ -68,6 +68,8 @@ pub struct SearchLimits {
     pub playouts: Option<u64>,
     /// Fixed time per move.
     pub move_ms: Option<u64>,
+    /// The learned move model of the priors, if any.
+    pub model: Option<std::sync::Arc<stonelab_go::movemodel::MoveModel>>,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -316,6 +318,7 @@ impl Engine {
             deadline: Some(crate::common::deadline(time)),
             seed: board.hash() ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15),
             early_stop: false,
+            model: self.limits.model.clone(),
         };
         mcts::search(&board, passes, &config)
     }
@@ -444,6 +447,7 @@ impl Engine {
                     0
                 },
             early_stop: true,
+            model: self.limits.model.clone(),
         };
         let result = mcts::search(board, passes, &config);
         let best = result.best_stats();

@@ -54,6 +54,10 @@ pub struct Args {
     /// Milliseconds per move (default 1000; GTP time settings can only shorten it)
     #[arg(long = "move-ms", value_name = "T", value_parser = crate::common::parse_ms)]
     pub move_ms: Option<u64>,
+    /// Learned move model for the search's priors: a gamma file from `stonelab go fit-model`,
+    /// `builtin` for the one built into the program, or `none` for the hand-set priors alone
+    #[arg(long, value_name = "FILE", default_value = "builtin")]
+    pub model: String,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -61,10 +65,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.playouts == Some(0) || args.move_ms == Some(0) {
         anyhow::bail!("--playouts and --move-ms must be positive");
     }
+    let model = crate::go::load_model(&args.model)?;
     let mut engine = Engine::new(SearchLimits {
         threads: args.threads,
         playouts: args.playouts,
         move_ms: args.move_ms,
+        model,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -682,6 +688,7 @@ mod tests {
             threads: 1,
             playouts: Some(200),
             move_ms: None,
+            model: None,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)
