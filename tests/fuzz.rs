@@ -487,6 +487,7 @@ fn fuzz_gtp_sessions() {
             model: Some(std::sync::Arc::new(
                 stonelab_go::movemodel::MoveModel::builtin(),
             )),
+            model_weight: stonelab_go::mcts::PRIOR_MODEL,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

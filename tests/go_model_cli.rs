@@ -165,4 +165,16 @@ fn bad_input_is_one_line_and_exit_2() {
         ],
         "cannot read --model",
     );
+    common::stonelab_err(&["go", "gtp", "--model-weight", "nan"], "--model-weight");
+    common::stonelab_err(
+        &[
+            "go",
+            "selfplay",
+            "--model-weight",
+            "1e9",
+            "--out",
+            bad.to_str().unwrap(),
+        ],
+        "--model-weight",
+    );
 }

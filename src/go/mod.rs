@@ -99,6 +99,15 @@ pub fn load_model(
     Ok(Some(std::sync::Arc::new(model)))
 }
 
+/// `--model-weight` must be a finite number from 0 to 10,000 (a child's prior counts in `u16`
+/// virtual playouts).
+pub fn check_model_weight(w: f64) -> anyhow::Result<()> {
+    if !(0.0..=10_000.0).contains(&w) {
+        anyhow::bail!("--model-weight must be from 0 to 10000 (got {w})");
+    }
+    Ok(())
+}
+
 /// What an endless game is worth, as the `--cycles` option names it.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CyclesArg {

@@ -55,6 +55,9 @@ pub struct Args {
     /// Learned move model of the players' priors: a file, `builtin` or `none` (see `go gtp`)
     #[arg(long, value_name = "FILE", default_value = "builtin")]
     pub model: String,
+    /// Weight of the model's prior (see `go gtp --model-weight`)
+    #[arg(long = "model-weight", value_name = "W", default_value_t = stonelab_go::mcts::PRIOR_MODEL)]
+    pub model_weight: f64,
     /// JSON Lines record to write (and resume)
     #[arg(long)]
     pub out: PathBuf,
@@ -84,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let geometry = parse_size(&args.size)?;
     let size = stonelab_go::vertex::format_size(&geometry);
+    crate::go::check_model_weight(args.model_weight)?;
     let model = crate::go::load_model(&args.model)?;
     let mut done: Vec<GameRecord> = Vec::new();
     if args.out.exists() {
@@ -203,6 +207,7 @@ fn play_game(
             seed: game_seed ^ (moves.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             early_stop: false,
             model: model.clone(),
+            model_weight: args.model_weight,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

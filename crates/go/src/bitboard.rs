@@ -355,6 +355,15 @@ impl Geometry {
         self.rows * self.cols
     }
 
+    /// How far `p` is from the nearest edge: 0 on the first line, 1 on the second, ...
+    #[must_use]
+    pub fn edge_distance(&self, p: Point) -> usize {
+        p.row()
+            .min(p.col())
+            .min(self.rows() - 1 - p.row())
+            .min(self.cols() - 1 - p.col())
+    }
+
     /// Every point of the board.
     #[must_use]
     #[inline]

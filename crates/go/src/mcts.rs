@@ -61,8 +61,8 @@ pub const PRIOR_NEAR_LAST: [(u16, u16); 3] = [(24, 24), (22, 22), (8, 8)];
 pub const PRIOR_EMPTY_AREA: (u16, u16) = (10, 0);
 pub const PRIOR_THIRD_LINE: (u16, u16) = (10, 10);
 /// With a learned move model ([`SearchConfig::model`]): a child whose move the model gives
-/// probability `p` among its siblings also starts with `PRIOR_MODEL * sqrt(p)` virtual wins
-/// (Michi's weighting of its large patterns).
+/// probability `p` among its siblings also starts with `w * sqrt(p)` virtual wins, `w` =
+/// [`SearchConfig::model_weight`], by default this (Michi's weighting of its large patterns).
 pub const PRIOR_MODEL: f64 = 100.0;
 
 /// What one search is asked to do.
@@ -83,6 +83,8 @@ pub struct SearchConfig {
     pub early_stop: bool,
     /// A learned move model for the children's priors ([`PRIOR_MODEL`]), if any.
     pub model: Option<Arc<MoveModel>>,
+    /// The weight of the model's prior (see [`PRIOR_MODEL`]).
+    pub model_weight: f64,
 }
 
 /// Statistics of one root move, summed over the threads.
@@ -229,7 +231,7 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
                         root_moves,
                         config.komi,
                         seed,
-                        config.model.clone(),
+                        config.model.clone().map(|m| (m, config.model_weight)),
                     );
                     tree.run(quota, config.deadline, stop, watch);
                     tree
@@ -293,7 +295,8 @@ struct Tree {
     /// The last two stones played before the root position (see [`last_stones`]).
     root_last: Option<Point>,
     root_last2: Option<Point>,
-    model: Option<Arc<MoveModel>>,
+    /// The learned model and its prior's weight.
+    model: Option<(Arc<MoveModel>, f64)>,
     komi: f64,
     rng: Rng,
     playouts: u64,
@@ -313,7 +316,7 @@ impl Tree {
         moves: &[Move],
         komi: f64,
         seed: u64,
-        model: Option<Arc<MoveModel>>,
+        model: Option<(Arc<MoveModel>, f64)>,
     ) -> Tree {
         let to_move = root.to_move();
         let cap = crate::playout::move_cap(root.geometry().area());
@@ -360,7 +363,7 @@ impl Tree {
         for &p in points {
             self.nodes.push(Node::with_prior(p, to_move, board, last));
         }
-        if let Some(model) = &self.model {
+        if let Some((model, weight)) = &self.model {
             let strengths: Vec<f64> = points
                 .iter()
                 .map(|&p| model.strength(&movemodel::features(board, p, last, last2)))
@@ -368,7 +371,7 @@ impl Tree {
             let total: f64 = strengths.iter().sum();
             if total > 0.0 {
                 for (node, s) in self.nodes[first..].iter_mut().zip(strengths) {
-                    node.add_prior((PRIOR_MODEL * (s / total).sqrt()).round() as u16);
+                    node.add_prior((weight * (s / total).sqrt()).round() as u16);
                 }
             }
         }
@@ -628,12 +631,7 @@ impl Node {
                 add(PRIOR_NEAR_LAST[d - 1]);
             }
         }
-        let g = board.geometry();
-        let line = p
-            .row()
-            .min(p.col())
-            .min(g.rows() - 1 - p.row())
-            .min(g.cols() - 1 - p.col());
+        let line = board.geometry().edge_distance(p);
         if line <= 2 && board.empty_area(p, 3) {
             add(if line < 2 {
                 PRIOR_EMPTY_AREA
@@ -702,6 +700,7 @@ mod tests {
             seed: 7,
             early_stop: false,
             model: None,
+            model_weight: PRIOR_MODEL,
         }
     }
 
@@ -741,7 +740,15 @@ mod tests {
         model.gammas[0][usize::from(class)] = 1e6;
         let moves: Vec<Move> = board.legal_moves().iter().map(Move::Play).collect();
         let plain = Tree::new(root.clone(), 0, (None, None), &moves, 7.0, 1, None);
-        let with = Tree::new(root, 0, (None, None), &moves, 7.0, 1, Some(Arc::new(model)));
+        let with = Tree::new(
+            root,
+            0,
+            (None, None),
+            &moves,
+            7.0,
+            1,
+            Some((Arc::new(model), PRIOR_MODEL)),
+        );
         let mut corners = 0;
         for (a, b) in plain.nodes.iter().zip(&with.nodes).skip(1) {
             let p = decode(a.mv);

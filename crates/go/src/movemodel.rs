@@ -74,19 +74,10 @@ fn symmetries() -> [[usize; 8]; 8] {
     let mut perm = [[0usize; 8]; 8];
     for (t, row) in perm.iter_mut().enumerate() {
         for (i, &(r, c)) in NEIGHBOUR_ORDER.iter().enumerate() {
-            let (mut r2, mut c2) = (r, c);
-            if t & 1 != 0 {
-                std::mem::swap(&mut r2, &mut c2);
-            }
-            if t & 2 != 0 {
-                r2 = -r2;
-            }
-            if t & 4 != 0 {
-                c2 = -c2;
-            }
+            let image = crate::pattern3::orient(t as u8, r, c);
             row[i] = NEIGHBOUR_ORDER
                 .iter()
-                .position(|&x| x == (r2, c2))
+                .position(|&x| x == image)
                 .expect("a neighbour");
         }
     }
@@ -206,13 +197,7 @@ pub fn features(
     if let Some(l) = last2 {
         v[DIST_LAST2] = (distance(p, l).clamp(2, FAR) - 2) as u16;
     }
-    let g = board.geometry();
-    let line = p
-        .row()
-        .min(p.col())
-        .min(g.rows() - 1 - p.row())
-        .min(g.cols() - 1 - p.col());
-    v[LINE] = line.min(4) as u16;
+    v[LINE] = board.geometry().edge_distance(p).min(4) as u16;
     Features(v)
 }
 

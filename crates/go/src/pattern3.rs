@@ -77,9 +77,10 @@ fn accepts(ch: u8, k: u8, x_code: u8) -> bool {
     }
 }
 
-/// The pattern character at (row, column) of `pattern` seen in orientation `t` (0..8: a
-/// transpose bit and two flips).
-fn oriented(pattern: &[&str; 3], t: u8, r: i32, c: i32) -> u8 {
+/// The offset (row, column) moved by orientation `t` of the square (0..8: a transpose bit and
+/// two flips).
+#[must_use]
+pub fn orient(t: u8, r: i32, c: i32) -> (i32, i32) {
     let (mut r, mut c) = (r, c);
     if t & 1 != 0 {
         std::mem::swap(&mut r, &mut c);
@@ -90,6 +91,12 @@ fn oriented(pattern: &[&str; 3], t: u8, r: i32, c: i32) -> u8 {
     if t & 4 != 0 {
         c = -c;
     }
+    (r, c)
+}
+
+/// The pattern character at (row, column) of `pattern` seen in orientation `t` (see [`orient`]).
+fn oriented(pattern: &[&str; 3], t: u8, r: i32, c: i32) -> u8 {
+    let (r, c) = orient(t, r, c);
     pattern[(r + 1) as usize].as_bytes()[(c + 1) as usize]
 }
 

@@ -68,8 +68,10 @@ pub struct SearchLimits {
     pub playouts: Option<u64>,
     /// Fixed time per move.
     pub move_ms: Option<u64>,
-    /// The learned move model of the priors, if any.
+    /// The learned move model of the priors, if any...
     pub model: Option<std::sync::Arc<stonelab_go::movemodel::MoveModel>>,
+    /// ...and the weight of its prior ([`mcts::PRIOR_MODEL`] by default).
+    pub model_weight: f64,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -319,6 +321,7 @@ impl Engine {
             seed: board.hash() ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15),
             early_stop: false,
             model: self.limits.model.clone(),
+            model_weight: self.limits.model_weight,
         };
         mcts::search(&board, passes, &config)
     }
@@ -448,6 +451,7 @@ impl Engine {
                 },
             early_stop: true,
             model: self.limits.model.clone(),
+            model_weight: self.limits.model_weight,
         };
         let result = mcts::search(board, passes, &config);
         let best = result.best_stats();

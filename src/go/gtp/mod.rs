@@ -58,6 +58,10 @@ pub struct Args {
     /// `builtin` for the one built into the program, or `none` for the hand-set priors alone
     #[arg(long, value_name = "FILE", default_value = "builtin")]
     pub model: String,
+    /// Weight of the model's prior: a move of probability p among its siblings starts with
+    /// W * sqrt(p) virtual wins
+    #[arg(long = "model-weight", value_name = "W", default_value_t = stonelab_go::mcts::PRIOR_MODEL)]
+    pub model_weight: f64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -65,12 +69,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.playouts == Some(0) || args.move_ms == Some(0) {
         anyhow::bail!("--playouts and --move-ms must be positive");
     }
+    crate::go::check_model_weight(args.model_weight)?;
     let model = crate::go::load_model(&args.model)?;
     let mut engine = Engine::new(SearchLimits {
         threads: args.threads,
         playouts: args.playouts,
         move_ms: args.move_ms,
         model,
+        model_weight: args.model_weight,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -689,6 +695,7 @@ mod tests {
             playouts: Some(200),
             move_ms: None,
             model: None,
+            model_weight: stonelab_go::mcts::PRIOR_MODEL,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)
