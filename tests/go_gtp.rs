@@ -622,6 +622,29 @@ fn the_regression_script_runs_a_suite_against_the_engine() {
         "{v}"
     );
     assert_eq!(suite["tests"][0]["answer"], "C4");
+    // --replay (for engines without loadsgf and reg_genmove): the script reads the SGF, sends
+    // play commands and asks genmove; the same capture, the same counts.
+    let python = std::env::var("STONELAB_PYTHON").unwrap_or_else(|_| "python3".into());
+    let out = std::process::Command::new(python)
+        .args([
+            "scripts/gtp-regress",
+            "--replay",
+            "--format",
+            "json",
+            "--engine",
+            &format!("{} go gtp --threads 1 --playouts 2000", common::STONELAB),
+            "tests/data/go/regress/tiny.tst",
+        ])
+        .output()
+        .expect("python runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let suite = &v["suites"][0];
+    assert_eq!(
+        (suite["passed"].as_u64(), suite["failed"].as_u64()),
+        (Some(1), Some(1)),
+        "{v}"
+    );
+    assert_eq!(suite["tests"][0]["answer"], "C4");
     let bad = std::process::Command::new("python3")
         .args([
             "scripts/gtp-regress",
