@@ -588,20 +588,15 @@ fn final_score_agrees_with_gnugo() {
     );
 }
 
-/// `scripts/gtp-regress` (GNU Go's regression format against any GTP engine) on a made-up suite:
-/// a capture found, a negated expectation failed, a GNU Go-only command skipped.
-#[test]
-fn the_regression_script_runs_a_suite_against_the_engine() {
+/// The JSON report of `scripts/gtp-regress` (with `extra` options) on the made-up suite.
+fn regress_tiny(extra: &[&str]) -> serde_json::Value {
     let python = std::env::var("STONELAB_PYTHON").unwrap_or_else(|_| "python3".into());
+    let engine = format!("{} go gtp --threads 1 --playouts 2000", common::STONELAB);
     let out = std::process::Command::new(python)
-        .args([
-            "scripts/gtp-regress",
-            "--format",
-            "json",
-            "--engine",
-            &format!("{} go gtp --threads 1 --playouts 2000", common::STONELAB),
-            "tests/data/go/regress/tiny.tst",
-        ])
+        .arg("scripts/gtp-regress")
+        .args(extra)
+        .args(["--format", "json", "--engine", &engine])
+        .arg("tests/data/go/regress/tiny.tst")
         .output()
         .expect("python runs");
     assert!(
@@ -609,42 +604,30 @@ fn the_regression_script_runs_a_suite_against_the_engine() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let suite = &v["suites"][0];
-    assert_eq!(suite["file"], "tiny.tst");
-    assert_eq!(
-        (
-            suite["passed"].as_u64(),
-            suite["failed"].as_u64(),
-            suite["skipped"].as_u64()
-        ),
-        (Some(1), Some(1), Some(1)),
-        "{v}"
-    );
-    assert_eq!(suite["tests"][0]["answer"], "C4");
-    // --replay (for engines without loadsgf and reg_genmove): the script reads the SGF, sends
-    // play commands and asks genmove; the same capture, the same counts.
-    let python = std::env::var("STONELAB_PYTHON").unwrap_or_else(|_| "python3".into());
-    let out = std::process::Command::new(python)
-        .args([
-            "scripts/gtp-regress",
-            "--replay",
-            "--format",
-            "json",
-            "--engine",
-            &format!("{} go gtp --threads 1 --playouts 2000", common::STONELAB),
-            "tests/data/go/regress/tiny.tst",
-        ])
-        .output()
-        .expect("python runs");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let suite = &v["suites"][0];
-    assert_eq!(
-        (suite["passed"].as_u64(), suite["failed"].as_u64()),
-        (Some(1), Some(1)),
-        "{v}"
-    );
-    assert_eq!(suite["tests"][0]["answer"], "C4");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `scripts/gtp-regress` (GNU Go's regression format against any GTP engine) on a made-up suite:
+/// a capture found, a negated expectation failed, a GNU Go-only command skipped; the same with
+/// `--replay` (the script replays the SGF with play commands and asks genmove, for engines
+/// without loadsgf and reg_genmove).
+#[test]
+fn the_regression_script_runs_a_suite_against_the_engine() {
+    for extra in [&[][..], &["--replay"][..]] {
+        let v = regress_tiny(extra);
+        let suite = &v["suites"][0];
+        assert_eq!(suite["file"], "tiny.tst");
+        assert_eq!(
+            (
+                suite["passed"].as_u64(),
+                suite["failed"].as_u64(),
+                suite["skipped"].as_u64()
+            ),
+            (Some(1), Some(1), Some(1)),
+            "{extra:?} {v}"
+        );
+        assert_eq!(suite["tests"][0]["answer"], "C4");
+    }
     let bad = std::process::Command::new("python3")
         .args([
             "scripts/gtp-regress",
