@@ -31,7 +31,7 @@ use crate::bitboard::{Point, BITS};
 use crate::board::{Board, Move};
 use crate::color::Color;
 use crate::movemodel::{self, MoveModel};
-use crate::playout::PlayoutBoard;
+use crate::playout::{MoveFeatures, PlayoutBoard};
 use crate::rng::Rng;
 
 /// RAVE equivalence parameter `K`: at `n = K / 3` visits the tree value and the AMAF value weigh
@@ -360,13 +360,17 @@ impl Tree {
     ) {
         let to_move = board.to_move();
         let first = self.nodes.len();
-        for &p in points {
-            self.nodes.push(Node::with_prior(p, to_move, board, last));
+        // Each move's tactical features (ladder reads among them) are read once, for both priors.
+        let tactics: Vec<MoveFeatures> = points.iter().map(|&p| board.move_features(p)).collect();
+        for (&p, f) in points.iter().zip(&tactics) {
+            self.nodes
+                .push(Node::with_prior(p, to_move, board, f, last));
         }
         if let Some((model, weight)) = &self.model {
             let strengths: Vec<f64> = points
                 .iter()
-                .map(|&p| model.strength(&movemodel::features(board, p, last, last2)))
+                .zip(&tactics)
+                .map(|(&p, f)| model.strength(&movemodel::features_from(board, p, f, last, last2)))
                 .collect();
             let total: f64 = strengths.iter().sum();
             if total > 0.0 {
@@ -601,14 +605,20 @@ impl Tree {
 impl Node {
     /// A child for `color` playing `p` on `board` (where `color` is to move and `last` is the
     /// last stone played, if the last move was one), with its prior (see [`PRIOR_EVEN`]).
-    fn with_prior(p: Point, color: Color, board: &PlayoutBoard, last: Option<Point>) -> Node {
+    /// `f` is `board.move_features(p)`.
+    fn with_prior(
+        p: Point,
+        color: Color,
+        board: &PlayoutBoard,
+        f: &MoveFeatures,
+        last: Option<Point>,
+    ) -> Node {
         let mut node = Node::new(p.index() as u16, color);
         let mut add = |(v, w): (u16, u16)| {
             node.prior_visits += v;
             node.prior_wins += w;
         };
         add(PRIOR_EVEN);
-        let f = board.move_features(p);
         if f.captures > 1 {
             add(PRIOR_CAPTURE_MANY);
         } else if f.captures == 1 || f.saves {

@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use crate::bitboard::Point;
 use crate::color::Color;
 use crate::pattern3::NEIGHBOUR_ORDER;
-use crate::playout::PlayoutBoard;
+use crate::playout::{MoveFeatures, PlayoutBoard};
 
 /// The text of the built-in model.
 pub const BUILTIN: &str = include_str!("../data/model-9x9.txt");
@@ -167,13 +167,25 @@ pub fn features(
     last: Option<Point>,
     last2: Option<Point>,
 ) -> Features {
+    features_from(board, p, &board.move_features(p), last, last2)
+}
+
+/// [`features`] with the move's tactical features `f` (`board.move_features(p)`) already read,
+/// as the tree's priors have them.
+#[must_use]
+pub fn features_from(
+    board: &PlayoutBoard,
+    p: Point,
+    f: &MoveFeatures,
+    last: Option<Point>,
+    last2: Option<Point>,
+) -> Features {
     let mut v = [NONE; 8];
     let mut key = board.window_of(p);
     if board.to_move() == Color::White {
         key = swap_colours(key);
     }
     v[PAT3] = Pat3Classes::get().class[usize::from(key)];
-    let f = board.move_features(p);
     if f.captures > 0 {
         v[CAPTURE] = u16::from(f.captures > 1);
     }
