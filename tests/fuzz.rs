@@ -488,6 +488,8 @@ fn fuzz_gtp_sessions() {
                 stonelab_go::movemodel::MoveModel::builtin(),
             )),
             model_weight: stonelab_go::mcts::PRIOR_MODEL,
+            playout_remote: None,
+            tree_reuse: true,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

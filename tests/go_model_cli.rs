@@ -120,6 +120,74 @@ fn selfplay_records_resume_and_fit() {
 }
 
 #[test]
+fn fits_on_match_records() {
+    // A `stonelab go match` record: its header, then games whose moves alternate from Black. With
+    // the first two moves of each skipped, the positions are the other stone moves (passes are
+    // not positions).
+    let dir = common::temp_dir("go_model_match");
+    let record = dir.join("match.jsonl");
+    let header = r#"{"record":"stonelab go match","version":1,"black":"a","white":"b","size":7,"komi":7.0,"move_ms":null}"#;
+    let game = |n: u32, seq: &[&str]| {
+        let seq: Vec<String> = seq.iter().map(|m| format!("\"{m}\"")).collect();
+        format!(
+            r#"{{"number":{n},"black":"black","white":"white","moves":{},"end":"resignation","winner":"B","result":"B+Resign","area_score":null,"engine_scores":[],"referee":null,"disagreement":false,"note":null,"sequence":[{}]}}"#,
+            seq.len(),
+            seq.join(",")
+        )
+    };
+    let text = [
+        header.to_owned(),
+        game(1, &["B D4", "W C3", "B E3", "W C5", "B pass", "W E5"]),
+        game(2, &["B C4", "W E4", "B D5", "W D3", "B C3"]),
+    ]
+    .join("\n");
+    std::fs::write(&record, text + "\n").unwrap();
+    let model = dir.join("model.txt");
+    let fit = |extra: &[&str]| {
+        common::stonelab_json(
+            &[
+                &[
+                    "go",
+                    "fit-model",
+                    record.to_str().unwrap(),
+                    "--out",
+                    model.to_str().unwrap(),
+                    "--rounds",
+                    "3",
+                    "--holdout",
+                    "0",
+                    "--format",
+                    "json",
+                ][..],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    let json = fit(&["--skip-moves", "2"]);
+    assert_eq!(json["games"], 2);
+    assert_eq!(json["train"]["positions"], 3 + 3, "{json}");
+    assert_eq!(fit(&[])["train"]["positions"], 5 + 5);
+    let parsed = MoveModel::parse(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    assert!(parsed
+        .provenance
+        .iter()
+        .any(|l| l.contains("match records")));
+    // A game line that is not a match game is named.
+    std::fs::write(&record, format!("{header}\n{{\"number\": 1}}\n")).unwrap();
+    common::stonelab_err(
+        &[
+            "go",
+            "fit-model",
+            record.to_str().unwrap(),
+            "--out",
+            model.to_str().unwrap(),
+        ],
+        "line 2: not a match game",
+    );
+}
+
+#[test]
 fn builtin_model_parses_and_says_where_it_came_from() {
     let model = MoveModel::builtin();
     assert!(

@@ -8,6 +8,10 @@
 //! often the model's favourite is the chosen move, next to a uniform choice among the
 //! candidates. The model is written (temporary file, rename) with comments that say which
 //! records and settings made it.
+//!
+//! Records of `stonelab go match` are read too (recognized by their header line): every move of
+//! every game after the first `--skip-moves`, by both engines, is then a training position. So a
+//! model can be fitted on another engine's games (a match of that engine against itself).
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -35,6 +39,14 @@ pub struct Args {
     /// Keep every N-th game out of the fit and score the model on it (0: none)
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
+    /// In `stonelab go match` records: the opening moves of each game left out of the fit
+    /// (self-play records say their own random opening moves)
+    #[arg(long, default_value_t = 0)]
+    pub skip_moves: usize,
+    /// Fit a gamma for every diamond (the 12 points within distance 2, up to symmetry) seen
+    /// among at least this many candidate moves; 0 fits none
+    #[arg(long, default_value_t = 0)]
+    pub diamond_min: usize,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -78,6 +90,44 @@ fn score(model: &MoveModel, positions: &[TrainingPosition]) -> Score {
     }
 }
 
+/// The header line of a `stonelab go match` record (the fields read here).
+#[derive(serde::Deserialize)]
+struct MatchHeader {
+    record: String,
+    size: u32,
+    komi: f64,
+}
+
+/// A game line of a `stonelab go match` record (the fields read here).
+#[derive(serde::Deserialize)]
+struct MatchGame {
+    number: usize,
+    result: String,
+    /// "B E5", "W pass", ...
+    sequence: Vec<String>,
+}
+
+/// A match record's game as a self-play record: its moves without colours (they alternate from
+/// Black), the first `skip` of them not trained on.
+fn match_game(header: &MatchHeader, line: &str, skip: usize) -> anyhow::Result<GameRecord> {
+    let g: MatchGame = serde_json::from_str(line)?;
+    let moves = g
+        .sequence
+        .iter()
+        .map(|e| e.split_once(' ').map_or(e.as_str(), |(_, v)| v).to_owned())
+        .collect();
+    Ok(GameRecord {
+        game: g.number,
+        size: format!("{0}x{0}", header.size),
+        komi: header.komi,
+        playouts: 0,
+        random_moves: skip,
+        seed: 0,
+        moves,
+        result: g.result,
+    })
+}
+
 /// The training positions of one game (see the module docs).
 fn positions_of(game: &GameRecord) -> anyhow::Result<Vec<TrainingPosition>> {
     let geometry = parse_size(&game.size)?;
@@ -118,14 +168,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for path in &args.records {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
+        let mut header: Option<MatchHeader> = None;
         for (n, line) in text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            let g: GameRecord = serde_json::from_str(line).with_context(|| {
-                format!("{} line {}: not a selfplay game", path.display(), n + 1)
-            })?;
+            let at = || format!("{} line {}", path.display(), n + 1);
+            if n == 0 {
+                if let Ok(h) = serde_json::from_str::<MatchHeader>(line) {
+                    if h.record == "stonelab go match" {
+                        header = Some(h);
+                        continue;
+                    }
+                }
+            }
+            let g = match &header {
+                Some(h) => match_game(h, line, args.skip_moves)
+                    .with_context(|| format!("{}: not a match game", at()))?,
+                None => serde_json::from_str(line)
+                    .with_context(|| format!("{}: not a selfplay game", at()))?,
+            };
             games.push(g);
         }
     }
@@ -144,7 +207,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if train.is_empty() {
         bail!("no training positions (every move is in the random openings?)");
     }
-    let (mut model, history) = movemodel::fit(&train, args.rounds);
+    let (mut model, history) = movemodel::fit(&train, args.rounds, args.diamond_min);
     let train_score = score(&model, &train);
     let test_score = (!test.is_empty()).then(|| score(&model, &test));
     let names: Vec<String> = args
@@ -160,20 +223,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     model.provenance = vec![
         "stonelab learned move model (generalized Bradley-Terry gammas, Coulom 2007)".to_owned(),
         format!(
-            "fitted by `stonelab go fit-model --rounds {} --holdout {}` on {}",
+            "fitted by `stonelab go fit-model --rounds {} --holdout {} --diamond-min {}` on {}",
             args.rounds,
             args.holdout,
+            args.diamond_min,
             names.join(" ")
         ),
-        format!(
-            "{} games (settings: {} komi {} playouts {} random moves {}), {} training positions",
-            games.len(),
-            games[0].size,
-            games[0].komi,
-            games[0].playouts,
-            games[0].random_moves,
-            train.len()
-        ),
+        if games[0].playouts == 0 {
+            format!(
+                "{} games (match records: {} komi {}, first {} moves skipped), {} training positions",
+                games.len(),
+                games[0].size,
+                games[0].komi,
+                games[0].random_moves,
+                train.len()
+            )
+        } else {
+            format!(
+                "{} games (settings: {} komi {} playouts {} random moves {}), {} training positions",
+                games.len(),
+                games[0].size,
+                games[0].komi,
+                games[0].playouts,
+                games[0].random_moves,
+                train.len()
+            )
+        },
         format!(
             "training: log-likelihood {:.4} (uniform {:.4}), top-1 {:.3}",
             train_score.log_likelihood, train_score.uniform_log_likelihood, train_score.top1

@@ -208,6 +208,7 @@ fn play_game(
             early_stop: false,
             model: model.clone(),
             model_weight: args.model_weight,
+            playout_remote: None,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

@@ -31,7 +31,7 @@ use crate::bitboard::{Point, BITS};
 use crate::board::{Board, Move};
 use crate::color::Color;
 use crate::movemodel::{self, MoveModel};
-use crate::playout::{MoveFeatures, PlayoutBoard};
+use crate::playout::{MoveFeatures, PlayoutBoard, PlayoutWeights};
 use crate::rng::Rng;
 
 /// RAVE equivalence parameter `K`: at `n = K / 3` visits the tree value and the AMAF value weigh
@@ -85,6 +85,10 @@ pub struct SearchConfig {
     pub model: Option<Arc<MoveModel>>,
     /// The weight of the model's prior (see [`PRIOR_MODEL`]).
     pub model_weight: f64,
+    /// With a model: the playouts answer the last stone with the model's 3x3 gammas
+    /// ([`PlayoutBoard::policy_move_weighted`]), a move elsewhere weighing this much per empty
+    /// point; `None`: with MoGo's shapes.
+    pub playout_remote: Option<f32>,
 }
 
 /// Statistics of one root move, summed over the threads.
@@ -195,6 +199,42 @@ pub fn playout_board(board: &Board) -> PlayoutBoard {
 /// If neither a playout count nor a deadline is given.
 #[must_use]
 pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult {
+    search_reusing(board, passes, config, None).0
+}
+
+/// The trees of a finished search, kept to start the next search of the same game from
+/// ([`search_reusing`]).
+pub struct Reuse {
+    board: Board,
+    komi: f64,
+    trees: Vec<Tree>,
+}
+
+impl Reuse {
+    /// Nodes held, over all threads' trees.
+    #[must_use]
+    pub fn nodes(&self) -> usize {
+        self.trees.iter().map(|t| t.nodes.len()).sum()
+    }
+}
+
+/// [`search`], starting each thread's tree from the subtree that the previous search of the same
+/// game (`previous`) grew below the moves played since (tree reuse): when `board` is the
+/// previous root after one to four more moves with the same komi and thread count, and each
+/// thread's tree had expanded the nodes down that line, the subtree's statistics are kept and
+/// the new playouts are added to them (the reported playouts count only the new ones; the
+/// visits of the root moves include the old). Otherwise, or for a thread whose tree did not reach
+/// that deep, a fresh tree. Returns the result and the trees for the next search.
+///
+/// # Panics
+/// If neither a playout count nor a deadline is given.
+#[must_use]
+pub fn search_reusing(
+    board: &Board,
+    passes: u32,
+    config: &SearchConfig,
+    previous: Option<Reuse>,
+) -> (SearchResult, Reuse) {
     assert!(
         config.playouts.is_some() || config.deadline.is_some(),
         "a search needs a playout count or a deadline"
@@ -211,10 +251,21 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
         .collect();
     root_moves.push(Move::Pass);
     let threads = config.threads.max(1);
+    let mut kept: Vec<Option<Vec<Node>>> = (0..threads).map(|_| None).collect();
+    if let Some(prev) = previous {
+        if let Some(line) = line_between(&prev, board, config, threads) {
+            let wanted: Vec<u16> = root_moves.iter().map(|&m| encode(m)).collect();
+            for (slot, tree) in kept.iter_mut().zip(prev.trees) {
+                *slot = tree.subtree(&line, &wanted);
+            }
+        }
+    }
     let stop = AtomicBool::new(false);
     let results: Vec<Tree> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|i| {
+        let handles: Vec<_> = kept
+            .into_iter()
+            .enumerate()
+            .map(|(i, old)| {
                 let root = root.clone();
                 let root_moves = &root_moves;
                 let quota = config
@@ -228,11 +279,21 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
                         root,
                         passes,
                         (last, last2),
-                        root_moves,
+                        if old.is_some() {
+                            &root_moves[..0]
+                        } else {
+                            &root_moves[..]
+                        },
                         config.komi,
                         seed,
                         config.model.clone().map(|m| (m, config.model_weight)),
                     );
+                    if let Some(old) = old {
+                        tree.nodes = old;
+                    }
+                    if let (Some(model), Some(remote)) = (&config.model, config.playout_remote) {
+                        tree.weights = Some(model.playout_weights(remote));
+                    }
                     tree.run(quota, config.deadline, stop, watch);
                     tree
                 })
@@ -267,11 +328,52 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
             best = k;
         }
     }
-    SearchResult {
+    let result = SearchResult {
         best: moves[best].mv,
         playouts,
         moves,
+    };
+    let reuse = Reuse {
+        board: board.clone(),
+        komi: config.komi,
+        trees: results,
+    };
+    (result, reuse)
+}
+
+/// The moves (encoded) that lead from the previous search's root to `board`, when `board` is that
+/// root after one to four more moves of the same game with the same komi and threads.
+fn line_between(
+    prev: &Reuse,
+    board: &Board,
+    config: &SearchConfig,
+    threads: usize,
+) -> Option<Vec<u16>> {
+    if prev.komi.to_bits() != config.komi.to_bits()
+        || prev.trees.len() != threads
+        || prev.board.geometry() != board.geometry()
+    {
+        return None;
     }
+    let (old, new) = (prev.board.history_len(), board.history_len());
+    if new <= old || new > old + 4 {
+        return None;
+    }
+    // The same moves before, and the previous root replayed with the new moves is this board.
+    let moves: Vec<Move> = board.moves().collect();
+    if !prev.board.moves().eq(moves[..old].iter().copied()) {
+        return None;
+    }
+    let mut replay = prev.board.clone();
+    for &mv in &moves[old..] {
+        replay.try_play(mv).ok()?;
+    }
+    let same = Color::ALL
+        .iter()
+        .all(|&c| replay.stones(c) == board.stones(c))
+        && replay.to_move() == board.to_move()
+        && replay.hash() == board.hash();
+    same.then(|| moves[old..].iter().map(|&m| encode(m)).collect())
 }
 
 /// The last two moves of `board`'s history when they were stones still on the board: the
@@ -297,6 +399,8 @@ struct Tree {
     root_last2: Option<Point>,
     /// The learned model and its prior's weight.
     model: Option<(Arc<MoveModel>, f64)>,
+    /// The playouts' weighted replies, if any ([`SearchConfig::playout_remote`]).
+    weights: Option<PlayoutWeights>,
     komi: f64,
     rng: Rng,
     playouts: u64,
@@ -327,6 +431,7 @@ impl Tree {
             root_last: last,
             root_last2: last2,
             model,
+            weights: None,
             komi,
             rng: Rng::new(seed),
             playouts: 0,
@@ -380,6 +485,43 @@ impl Tree {
             }
         }
         self.nodes.push(Node::pass(to_move));
+    }
+
+    /// The nodes of the subtree below the moves `line` from the root, copied into a fresh arena
+    /// with that node as the root, when every node down the line is expanded and the new root's
+    /// children are exactly the moves `wanted` (encoded, in order); else `None`.
+    fn subtree(&self, line: &[u16], wanted: &[u16]) -> Option<Vec<Node>> {
+        let mut at = 0usize;
+        for &mv in line {
+            let n = self.nodes[at];
+            if !n.expanded {
+                return None;
+            }
+            let first = n.first_child as usize;
+            at = (first..first + n.n_children as usize).find(|&c| self.nodes[c].mv == mv)?;
+        }
+        let root = self.nodes[at];
+        if !root.expanded || usize::from(root.n_children) != wanted.len() {
+            return None;
+        }
+        let first = root.first_child as usize;
+        if !(0..wanted.len()).all(|k| self.nodes[first + k].mv == wanted[k]) {
+            return None;
+        }
+        // Breadth first: each copied node's children are copied as one block after it.
+        let mut nodes = Vec::with_capacity(1024);
+        nodes.push(root);
+        let mut next = 0;
+        while next < nodes.len() {
+            let n: Node = nodes[next];
+            if n.expanded {
+                let from = n.first_child as usize;
+                nodes[next].first_child = nodes.len() as u32;
+                nodes.extend_from_slice(&self.nodes[from..from + n.n_children as usize]);
+            }
+            next += 1;
+        }
+        Some(nodes)
     }
 
     /// Runs playouts until the quota, the deadline or `stop`; when `watch`, sets `stop` once the
@@ -490,7 +632,10 @@ impl Tree {
         while passes < 2 && self.seq.len() < self.cap {
             let color = board.to_move();
             let last = self.last_stone();
-            let mv = board.policy_move(&mut self.rng, last);
+            let mv = match &self.weights {
+                Some(w) => board.policy_move_weighted(&mut self.rng, last, w),
+                None => board.policy_move(&mut self.rng, last),
+            };
             board.play(mv);
             let mv = encode(mv);
             passes = if mv == PASS { passes + 1 } else { 0 };
@@ -711,6 +856,7 @@ mod tests {
             early_stop: false,
             model: None,
             model_weight: PRIOR_MODEL,
+            playout_remote: None,
         }
     }
 
@@ -785,5 +931,81 @@ mod tests {
         let r = search(&board, 0, &config(3000, 1));
         assert_eq!(r.best, Move::Play(Point::new(4, 4)), "{r:?}");
         assert!(r.best_stats().win_rate() > 0.8);
+    }
+
+    #[test]
+    fn tree_reuse_keeps_the_subtree_of_the_moves_played() {
+        // Search, play the best move and thread 0's most visited reply to it, search again from
+        // the kept trees: the new root moves carry the old subtree's visits on top of the new
+        // playouts. A position that does not follow from the previous root starts afresh.
+        let g = Geometry::new(7, 7).unwrap();
+        let mut board = Board::new(g, Rules::STANDARD);
+        let (first, reuse) = search_reusing(&board, 0, &config(4000, 2), None);
+        let tree = &reuse.trees[0];
+        let root = tree.nodes[0];
+        let best = (root.first_child as usize..)
+            .take(root.n_children as usize)
+            .find(|&c| decode(tree.nodes[c].mv) == first.best)
+            .unwrap();
+        let b = tree.nodes[best];
+        assert!(b.expanded);
+        let reply = (b.first_child as usize..)
+            .take(b.n_children as usize)
+            .max_by_key(|&c| tree.nodes[c].visits)
+            .unwrap();
+        let reply_move = decode(tree.nodes[reply].mv);
+        // Real visits of the reply's children in each thread's tree.
+        let kept: u64 = reuse
+            .trees
+            .iter()
+            .map(|t| {
+                let r = t.nodes[0];
+                let b = (r.first_child as usize..)
+                    .take(r.n_children as usize)
+                    .find(|&c| decode(t.nodes[c].mv) == first.best)
+                    .unwrap();
+                let bn = t.nodes[b];
+                let Some(rep) = (bn.first_child as usize..)
+                    .take(bn.n_children as usize)
+                    .find(|&c| decode(t.nodes[c].mv) == reply_move)
+                else {
+                    return 0;
+                };
+                let rn = t.nodes[rep];
+                if !rn.expanded {
+                    return 0;
+                }
+                (rn.first_child as usize..)
+                    .take(rn.n_children as usize)
+                    .map(|c| u64::from(t.nodes[c].visits - u32::from(t.nodes[c].prior_visits)))
+                    .sum()
+            })
+            .sum();
+        assert!(kept > 0);
+        board.play(first.best);
+        board.play(reply_move);
+        let (second, _) = search_reusing(&board, 0, &config(1000, 2), Some(reuse));
+        let visits: u64 = second.moves.iter().map(|m| m.visits).sum();
+        assert_eq!(second.playouts, 1000);
+        assert_eq!(visits, 1000 + kept);
+        // The same search again is deterministic; a fresh search counts only its own playouts.
+        let (_, reuse) = search_reusing(&Board::new(g, Rules::STANDARD), 0, &config(4000, 2), None);
+        let (again, _) = search_reusing(&board, 0, &config(1000, 2), Some(reuse));
+        assert_eq!(again.moves, second.moves);
+        let fresh = search(&board, 0, &config(1000, 2));
+        assert_eq!(fresh.moves.iter().map(|m| m.visits).sum::<u64>(), 1000);
+        // Another game (one stone elsewhere) or another komi: nothing kept.
+        let (_, reuse) = search_reusing(&board, 0, &config(1000, 2), None);
+        let mut other = Board::new(g, Rules::STANDARD);
+        other.play(Move::Play(Point::new(0, 0)));
+        other.play(Move::Play(Point::new(6, 6)));
+        let (r, reuse) = search_reusing(&other, 0, &config(500, 2), Some(reuse));
+        assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 500);
+        let mut next = other.clone();
+        next.play(r.best);
+        let mut komi = config(500, 2);
+        komi.komi = 7.5;
+        let (r, _) = search_reusing(&next, 0, &komi, Some(reuse));
+        assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 500);
     }
 }

@@ -13,20 +13,25 @@
 //! - `atari`: puts an opponent chain in atari, or catches one in a ladder;
 //! - `dist_last`, `dist_last2`: Coulom's distance `dx + dy + max(dx, dy)` to the last and the
 //!   second-last stone played (2 to 16, and 17 for farther);
-//! - `line`: distance to the nearest edge (first line 0 ... fifth line and beyond 4).
+//! - `line`: distance to the nearest edge (first line 0 ... fifth line and beyond 4);
+//! - `diamond`: the 12 points within Manhattan distance 2 (the 3x3 window and the four points
+//!   two away on the lines), seen from the side to move and reduced under the 8 symmetries. There
+//!   are millions of them, so a model holds gammas only for those its training data saw often
+//!   enough (`fit`'s `diamond_min`); any other weighs 1.
 //!
 //! The tree search turns the probabilities into prior knowledge ([`crate::mcts`]). The text
 //! format ([`MoveModel::parse`], [`MoveModel::to_text`]) is one `group value gamma` line per
-//! feature value (`pat3` values are the canonical window keys in hex), `#` comments first: where
-//! the model came from.
+//! feature value (`pat3` and `diamond` values are the canonical keys in hex), `#` comments first:
+//! where the model came from.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use crate::bitboard::Point;
 use crate::color::Color;
 use crate::pattern3::NEIGHBOUR_ORDER;
-use crate::playout::{MoveFeatures, PlayoutBoard};
+use crate::playout::{MoveFeatures, PlayoutBoard, PlayoutWeights};
 
 /// The text of the built-in model.
 pub const BUILTIN: &str = include_str!("../data/model-9x9.txt");
@@ -58,9 +63,84 @@ const FAR: usize = 17;
 /// No value in a group.
 pub const NONE: u16 = u16::MAX;
 
-/// The features of one move: per group, the value's index within the group, or [`NONE`].
+/// The features of one move: per group, the value's index within the group, or [`NONE`]; then
+/// the canonical diamond key ([`canonical_diamond`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Features(pub [u16; 8]);
+pub struct Features(pub [u16; 8], pub u32);
+
+/// The diamond's points as (row, column) offsets: the 3x3 window's in [`NEIGHBOUR_ORDER`], then
+/// the four two away. A diamond key has two bits a point in this order (the low 16 bits are the
+/// 3x3 window key).
+pub const DIAMOND: [(i32, i32); 12] = [
+    NEIGHBOUR_ORDER[0],
+    NEIGHBOUR_ORDER[1],
+    NEIGHBOUR_ORDER[2],
+    NEIGHBOUR_ORDER[3],
+    NEIGHBOUR_ORDER[4],
+    NEIGHBOUR_ORDER[5],
+    NEIGHBOUR_ORDER[6],
+    NEIGHBOUR_ORDER[7],
+    (-2, 0),
+    (0, -2),
+    (0, 2),
+    (2, 0),
+];
+
+/// The 8 symmetries as permutations of [`DIAMOND`] (entry `i` of `perm[t]` is the point that
+/// point `i` moves to).
+fn diamond_symmetries() -> &'static [[u8; 12]; 8] {
+    static PERMS: OnceLock<[[u8; 12]; 8]> = OnceLock::new();
+    PERMS.get_or_init(|| {
+        let mut perm = [[0u8; 12]; 8];
+        for (t, row) in perm.iter_mut().enumerate() {
+            for (i, &(r, c)) in DIAMOND.iter().enumerate() {
+                let image = crate::pattern3::orient(t as u8, r, c);
+                row[i] = DIAMOND.iter().position(|&x| x == image).expect("a point") as u8;
+            }
+        }
+        perm
+    })
+}
+
+/// The diamond key of the empty point `p` with the colours as they stand (codes as in the 3x3
+/// window: 0 empty, 1 black, 2 white, 3 off the board).
+#[must_use]
+pub fn diamond_key(board: &PlayoutBoard, p: Point) -> u32 {
+    let mut key = u32::from(board.window_of(p));
+    for (i, &(dr, dc)) in DIAMOND.iter().enumerate().skip(8) {
+        key |= u32::from(board.code_at(p, dr, dc)) << (2 * i);
+    }
+    key
+}
+
+/// The smallest key among the 8 images of a diamond key.
+#[must_use]
+pub fn canonical_diamond(key: u32) -> u32 {
+    diamond_symmetries()
+        .iter()
+        .map(|perm| {
+            let mut out = 0u32;
+            for (i, &j) in perm.iter().enumerate() {
+                out |= ((key >> (2 * i)) & 3) << (2 * j);
+            }
+            out
+        })
+        .min()
+        .expect("eight symmetries")
+}
+
+/// A diamond key with the colours swapped.
+#[must_use]
+pub fn swap_diamond_colours(key: u32) -> u32 {
+    let mut out = key;
+    for i in 0..12 {
+        let k = (key >> (2 * i)) & 3;
+        if k == 1 || k == 2 {
+            out ^= 3 << (2 * i);
+        }
+    }
+    out
+}
 
 /// The 3x3 windows up to symmetry: the class of every key and the smallest key of each class.
 struct Pat3Classes {
@@ -210,7 +290,11 @@ pub fn features_from(
         v[DIST_LAST2] = (distance(p, l).clamp(2, FAR) - 2) as u16;
     }
     v[LINE] = board.geometry().edge_distance(p).min(4) as u16;
-    Features(v)
+    let mut diamond = diamond_key(board, p);
+    if board.to_move() == Color::White {
+        diamond = swap_diamond_colours(diamond);
+    }
+    Features(v, canonical_diamond(diamond))
 }
 
 /// Gammas per group and value (see the module docs).
@@ -218,6 +302,8 @@ pub fn features_from(
 pub struct MoveModel {
     /// `gammas[g][v]`: the strength factor of value `v` of group `g`.
     pub gammas: Vec<Vec<f64>>,
+    /// The gammas of the diamonds the model knows, by canonical key (any other weighs 1).
+    pub diamonds: HashMap<u32, f64>,
     /// The `#` comment lines of the file (without the `#`), saying where the model came from.
     pub provenance: Vec<String>,
 }
@@ -240,6 +326,7 @@ impl MoveModel {
     pub fn uniform() -> MoveModel {
         MoveModel {
             gammas: group_sizes().iter().map(|&n| vec![1.0; n]).collect(),
+            diamonds: HashMap::new(),
             provenance: Vec::new(),
         }
     }
@@ -254,6 +341,21 @@ impl MoveModel {
         MoveModel::parse(BUILTIN).expect("the built-in model parses")
     }
 
+    /// The playouts' weights of the replies around the last stone ([`PlayoutWeights`]): a
+    /// window's 3x3 gamma, the gammas of the distances of an orthogonal and a diagonal neighbour
+    /// to the last stone, and `remote` for a move elsewhere per empty point.
+    #[must_use]
+    pub fn playout_weights(&self, remote: f32) -> PlayoutWeights {
+        let classes = Pat3Classes::get();
+        let pat3 = &self.gammas[PAT3];
+        PlayoutWeights::new(
+            |key| pat3[usize::from(classes.class[usize::from(key)])] as f32,
+            self.gammas[DIST_LAST][0] as f32,
+            self.gammas[DIST_LAST][1] as f32,
+            remote,
+        )
+    }
+
     /// The strength of a move with features `f`: the product of its values' gammas.
     #[must_use]
     pub fn strength(&self, f: &Features) -> f64 {
@@ -261,6 +363,11 @@ impl MoveModel {
         for (g, &v) in f.0.iter().enumerate() {
             if v != NONE {
                 s *= self.gammas[g][usize::from(v)];
+            }
+        }
+        if !self.diamonds.is_empty() {
+            if let Some(&d) = self.diamonds.get(&f.1) {
+                s *= d;
             }
         }
         s
@@ -288,6 +395,29 @@ impl MoveModel {
             let [group, value, gamma] = parts[..] else {
                 return Err(bad("expected 'group value gamma'"));
             };
+            let positive = |gamma: &str| {
+                gamma
+                    .parse::<f64>()
+                    .map_err(|_| bad("gamma is not a number"))
+                    .and_then(|g| {
+                        if g.is_finite() && g > 0.0 {
+                            Ok(g)
+                        } else {
+                            Err(bad("gamma must be positive and finite"))
+                        }
+                    })
+            };
+            if group == "diamond" {
+                let key = u32::from_str_radix(value.trim_start_matches("0x"), 16)
+                    .ok()
+                    .filter(|&k| k < 1 << 24)
+                    .ok_or_else(|| bad("diamond value is not a 24-bit hex key"))?;
+                if canonical_diamond(key) != key {
+                    return Err(bad("diamond key is not canonical"));
+                }
+                model.diamonds.insert(key, positive(gamma)?);
+                continue;
+            }
             let g = GROUPS
                 .iter()
                 .position(|&x| x == group)
@@ -307,11 +437,7 @@ impl MoveModel {
                     .filter(|&v| v < model.gammas[g].len())
                     .ok_or_else(|| bad("value out of range"))?
             };
-            let gamma: f64 = gamma.parse().map_err(|_| bad("gamma is not a number"))?;
-            if !(gamma.is_finite() && gamma > 0.0) {
-                return Err(bad("gamma must be positive and finite"));
-            }
-            model.gammas[g][v] = gamma;
+            model.gammas[g][v] = positive(gamma)?;
         }
         Ok(model)
     }
@@ -336,6 +462,11 @@ impl MoveModel {
                 }
             }
         }
+        let mut diamonds: Vec<(&u32, &f64)> = self.diamonds.iter().collect();
+        diamonds.sort_unstable_by_key(|(k, _)| **k);
+        for (key, gamma) in diamonds {
+            let _ = writeln!(out, "diamond {key:06x} {gamma:.6}");
+        }
         out
     }
 }
@@ -349,47 +480,119 @@ pub struct TrainingPosition {
 
 /// Fits gammas to the positions by minorization-maximization (Coulom 2007), one group at a time,
 /// `rounds` times over all groups, with a prior of one virtual win and one virtual loss against a
-/// gamma-1 opponent for every value (so values never seen stay near 1). Returns the model and the
-/// mean log-likelihood of the played moves after each round.
+/// gamma-1 opponent for every value (so values never seen stay near 1). Diamonds are a group of
+/// their own when `diamond_min` > 0: those among at least `diamond_min` candidates of the
+/// positions get a gamma. Returns the model and the mean log-likelihood of the played moves after
+/// each round.
 #[must_use]
-pub fn fit(positions: &[TrainingPosition], rounds: usize) -> (MoveModel, Vec<f64>) {
+pub fn fit(
+    positions: &[TrainingPosition],
+    rounds: usize,
+    diamond_min: usize,
+) -> (MoveModel, Vec<f64>) {
     let mut model = MoveModel::uniform();
     let sizes = group_sizes();
+    // The diamonds with a gamma, and each candidate's index among them (u32::MAX: none).
+    let mut keys: Vec<u32> = Vec::new();
+    let mut index: Vec<Vec<u32>> = Vec::new();
+    if diamond_min > 0 {
+        let mut count: HashMap<u32, usize> = HashMap::new();
+        for pos in positions {
+            for f in &pos.candidates {
+                *count.entry(f.1).or_default() += 1;
+            }
+        }
+        keys = count
+            .into_iter()
+            .filter(|&(_, n)| n >= diamond_min)
+            .map(|(k, _)| k)
+            .collect();
+        keys.sort_unstable();
+        let at: HashMap<u32, u32> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, i as u32))
+            .collect();
+        index = positions
+            .iter()
+            .map(|pos| {
+                pos.candidates
+                    .iter()
+                    .map(|f| at.get(&f.1).copied().unwrap_or(u32::MAX))
+                    .collect()
+            })
+            .collect();
+    }
+    let mut diamond = vec![1.0f64; keys.len()];
+    // The strength of candidate `j` of position `i` with the current gammas.
+    let strength = |model: &MoveModel, diamond: &[f64], i: usize, j: usize| {
+        let s = model.strength(&positions[i].candidates[j]);
+        match index.get(i).map(|v| v[j]) {
+            Some(d) if d != u32::MAX => s * diamond[d as usize],
+            _ => s,
+        }
+    };
     // Wins: how often each value is a feature of the played move.
     let mut wins: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![0.0; n]).collect();
-    for pos in positions {
+    let mut diamond_wins = vec![0.0f64; keys.len()];
+    for (i, pos) in positions.iter().enumerate() {
         for (g, &v) in pos.candidates[pos.played].0.iter().enumerate() {
             if v != NONE {
                 wins[g][usize::from(v)] += 1.0;
             }
         }
-    }
-    let mut history = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        for g in 0..GROUPS.len() {
-            // Denominator: sum over positions of (sum over candidates with value v of the
-            // strength without group g) / (total strength of the position).
-            let mut den = vec![0.0f64; sizes[g]];
-            for pos in positions {
-                let total: f64 = pos.candidates.iter().map(|f| model.strength(f)).sum();
-                for f in &pos.candidates {
-                    let v = f.0[g];
-                    if v != NONE {
-                        let s = model.strength(f) / model.gammas[g][usize::from(v)];
-                        den[usize::from(v)] += s / total;
-                    }
-                }
-            }
-            for v in 0..sizes[g] {
-                let gamma = model.gammas[g][v];
-                // Prior: one win and one loss against a gamma-1 opponent.
-                let num = wins[g][v] + 1.0;
-                let d = den[v] + 2.0 / (gamma + 1.0);
-                model.gammas[g][v] = num / d;
+        if let Some(&d) = index.get(i).map(|v| &v[pos.played]) {
+            if d != u32::MAX {
+                diamond_wins[d as usize] += 1.0;
             }
         }
-        history.push(log_likelihood(&model, positions));
     }
+    // One MM step: a value's new gamma from its wins and the sum over positions of (the
+    // strength of its candidates without it) / (the position's total strength), with the prior.
+    let step = |gammas: &mut [f64], wins: &[f64], den: &[f64]| {
+        for (v, gamma) in gammas.iter_mut().enumerate() {
+            *gamma = (wins[v] + 1.0) / (den[v] + 2.0 / (*gamma + 1.0));
+        }
+    };
+    let mut history = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        for g in 0..=GROUPS.len() {
+            let diamonds = g == GROUPS.len();
+            if diamonds && keys.is_empty() {
+                continue;
+            }
+            let mut den = vec![0.0f64; if diamonds { keys.len() } else { sizes[g] }];
+            for (i, pos) in positions.iter().enumerate() {
+                let total: f64 = (0..pos.candidates.len())
+                    .map(|j| strength(&model, &diamond, i, j))
+                    .sum();
+                for (j, f) in pos.candidates.iter().enumerate() {
+                    let (v, gamma) = if diamonds {
+                        match index[i][j] {
+                            u32::MAX => continue,
+                            d => (d as usize, diamond[d as usize]),
+                        }
+                    } else {
+                        match f.0[g] {
+                            NONE => continue,
+                            v => (usize::from(v), model.gammas[g][usize::from(v)]),
+                        }
+                    };
+                    den[v] += strength(&model, &diamond, i, j) / gamma / total;
+                }
+            }
+            if diamonds {
+                step(&mut diamond, &diamond_wins, &den);
+            } else {
+                step(&mut model.gammas[g], &wins[g], &den);
+            }
+        }
+        // (`model` itself has no diamonds while it is fitted: `strength` above adds them.)
+        let mut scored = model.clone();
+        scored.diamonds = keys.iter().copied().zip(diamond.iter().copied()).collect();
+        history.push(log_likelihood(&scored, positions));
+    }
+    model.diamonds = keys.iter().copied().zip(diamond.iter().copied()).collect();
     (model, history)
 }
 
@@ -501,10 +704,14 @@ mod tests {
         model.gammas[PAT3][5] = 2.5;
         model.gammas[CAPTURE][1] = 30.0;
         model.gammas[LINE][0] = 0.25;
+        let key = canonical_diamond(0x00_9a_41);
+        model.diamonds.insert(key, 3.5);
         model.provenance = vec!["test model".to_owned()];
         let text = model.to_text();
         let back = MoveModel::parse(&text).unwrap();
         assert_eq!(back.provenance, model.provenance);
+        assert_eq!(back.diamonds.len(), 1);
+        assert!((back.diamonds[&key] - 3.5).abs() < 1e-6);
         for (a, b) in back
             .gammas
             .iter()
@@ -521,6 +728,10 @@ mod tests {
             "line 0 -1",
             "line 0",
             "line 0 inf",
+            "diamond zz 1.0",
+            "diamond 1000000 1.0",
+            "diamond 000040 1.0",
+            "diamond 000000 0",
         ] {
             assert!(MoveModel::parse(bad).is_err(), "{bad}");
         }
@@ -547,7 +758,7 @@ mod tests {
                     if rng.below(4) == 0 {
                         v[SELF_ATARI] = 0;
                     }
-                    Features(v)
+                    Features(v, 0)
                 })
                 .collect();
             let total: f64 = candidates.iter().map(|f| truth.strength(f)).sum();
@@ -562,7 +773,7 @@ mod tests {
             }
             positions.push(TrainingPosition { candidates, played });
         }
-        let (model, history) = fit(&positions, 30);
+        let (model, history) = fit(&positions, 30, 0);
         assert!(
             history.windows(2).all(|w| w[1] >= w[0] - 1e-9),
             "{history:?}"
@@ -571,5 +782,164 @@ mod tests {
         assert!((ratio(PAT3, 3, 7) / 4.0 - 1.0).abs() < 0.15, "{model:?}");
         assert!((model.gammas[CAPTURE][0] / 8.0 - 1.0).abs() < 0.15);
         assert!((model.gammas[SELF_ATARI][0] / 0.1 - 1.0).abs() < 0.2);
+    }
+
+    #[test]
+    fn diamond_keys_are_the_board_and_canonical_keys_the_orbits() {
+        // Along random playouts on 9x9 and 7x11, every empty point's diamond key holds the colour
+        // of each of its 12 points as the reference board reads it (3 off the board), and its
+        // canonical key is the smallest of its 8 images, shared by all of them.
+        let perms = diamond_symmetries();
+        let image = |key: u32, perm: &[u8; 12]| {
+            let mut out = 0u32;
+            for (i, &j) in perm.iter().enumerate() {
+                out |= ((key >> (2 * i)) & 3) << (2 * j);
+            }
+            out
+        };
+        let mut rng = Rng::new(5);
+        for (rows, cols) in [(9, 9), (7, 11)] {
+            let g = crate::Geometry::new(rows, cols).unwrap();
+            let mut board = crate::Board::new(g, crate::Rules::STANDARD);
+            for _ in 0..60 {
+                let pb = crate::mcts::playout_board(&board);
+                for p in g.points().filter(|&p| board.color_at(p).is_none()) {
+                    let key = diamond_key(&pb, p);
+                    for (i, &(dr, dc)) in DIAMOND.iter().enumerate() {
+                        let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
+                        let want = if r < 0 || c < 0 || r >= rows as i32 || c >= cols as i32 {
+                            3
+                        } else {
+                            match board.color_at(Point::new(r as usize, c as usize)) {
+                                None => 0,
+                                Some(Color::Black) => 1,
+                                Some(Color::White) => 2,
+                            }
+                        };
+                        assert_eq!((key >> (2 * i)) & 3, want, "{p:?} offset {dr},{dc}");
+                    }
+                    let canon = canonical_diamond(key);
+                    let images: Vec<u32> = perms.iter().map(|q| image(key, q)).collect();
+                    assert_eq!(canon, *images.iter().min().unwrap());
+                    for k in images {
+                        assert_eq!(canonical_diamond(k), canon);
+                    }
+                }
+                let moves = board.legal_moves();
+                let n = moves.iter().count();
+                if n == 0 {
+                    break;
+                }
+                let p = moves.iter().nth(rng.below(n as u32) as usize).unwrap();
+                board.play(crate::Move::Play(p));
+            }
+        }
+        // The 8 permutations are distinct bijections.
+        let distinct: std::collections::HashSet<_> = perms.iter().collect();
+        assert_eq!(distinct.len(), 8);
+        for p in perms {
+            let mut seen = *p;
+            seen.sort_unstable();
+            assert_eq!(seen, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+        }
+    }
+
+    #[test]
+    fn diamonds_are_seen_from_the_side_to_move() {
+        // The same shape with the colours swapped and the other side to move, or turned, is the
+        // same diamond; a stone two points away makes another diamond with the same 3x3 window.
+        let d = ".......\n...X...\n..XO...\n...X...\n.......\n.......\n.......\n";
+        let swapped = d.replace('X', "x").replace('O', "X").replace('x', "O");
+        let turned = ".......\n...X...\n...OX..\n...X...\n.......\n.......\n.......\n";
+        let a = features(
+            &playout_board(d, Color::Black),
+            Point::new(2, 4),
+            None,
+            None,
+        );
+        let b = features(
+            &playout_board(&swapped, Color::White),
+            Point::new(2, 4),
+            None,
+            None,
+        );
+        let c = features(
+            &playout_board(turned, Color::Black),
+            Point::new(2, 2),
+            None,
+            None,
+        );
+        assert_eq!(a.1, b.1);
+        assert_eq!(a.1, c.1);
+        let further = ".......\n...X...\n..XO...\n...X...\n.......\n.......\n....O..\n";
+        let e = features(
+            &playout_board(further, Color::Black),
+            Point::new(2, 4),
+            None,
+            None,
+        );
+        assert_eq!(e.1, a.1, "a stone three away is outside the diamond");
+        let near = ".......\n...X...\n..XO..O\n...X...\n.......\n.......\n.......\n";
+        let f = features(
+            &playout_board(near, Color::Black),
+            Point::new(2, 4),
+            None,
+            None,
+        );
+        assert_ne!(f.1, a.1);
+        assert_eq!(f.0[PAT3], a.0[PAT3]);
+    }
+
+    #[test]
+    fn fit_recovers_a_planted_diamond() {
+        // Candidates carry one of three diamonds; the truth weighs one of them 5 times more and
+        // capture 3 times. Diamonds seen fewer than `diamond_min` times get no gamma.
+        let mut truth = MoveModel::uniform();
+        truth.gammas[CAPTURE][0] = 3.0;
+        truth.diamonds.insert(11, 5.0);
+        let mut rng = Rng::new(4);
+        let mut positions = Vec::new();
+        for n in 0..3000 {
+            let candidates: Vec<Features> = (0..15)
+                .map(|j| {
+                    let mut v = [NONE; 8];
+                    if rng.below(4) == 0 {
+                        v[CAPTURE] = 0;
+                    }
+                    // Key 99 appears once in all the data.
+                    let key = if n == 0 && j == 0 {
+                        99
+                    } else {
+                        [11, 22, 33][rng.below(3) as usize]
+                    };
+                    Features(v, key)
+                })
+                .collect();
+            let total: f64 = candidates.iter().map(|f| truth.strength(f)).sum();
+            let mut x = f64::from(rng.below(1 << 30)) / f64::from(1u32 << 30) * total;
+            let mut played = candidates.len() - 1;
+            for (i, f) in candidates.iter().enumerate() {
+                x -= truth.strength(f);
+                if x < 0.0 {
+                    played = i;
+                    break;
+                }
+            }
+            positions.push(TrainingPosition { candidates, played });
+        }
+        let (model, history) = fit(&positions, 20, 2);
+        assert!(
+            history.windows(2).all(|w| w[1] >= w[0] - 1e-9),
+            "{history:?}"
+        );
+        assert_eq!(model.diamonds.len(), 3, "{:?}", model.diamonds);
+        let ratio = model.diamonds[&11] / model.diamonds[&22];
+        assert!((ratio / 5.0 - 1.0).abs() < 0.15, "{ratio}");
+        assert!((model.diamonds[&33] / model.diamonds[&22] - 1.0).abs() < 0.15);
+        assert!((model.gammas[CAPTURE][0] / 3.0 - 1.0).abs() < 0.15);
+        // The fitted model with its diamonds predicts better than without them.
+        let mut plain = model.clone();
+        plain.diamonds.clear();
+        assert!(log_likelihood(&model, &positions) > log_likelihood(&plain, &positions) + 0.05);
     }
 }

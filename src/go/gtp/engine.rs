@@ -72,6 +72,10 @@ pub struct SearchLimits {
     pub model: Option<std::sync::Arc<stonelab_go::movemodel::MoveModel>>,
     /// ...and the weight of its prior ([`mcts::PRIOR_MODEL`] by default).
     pub model_weight: f64,
+    /// The playouts' weighted replies ([`mcts::SearchConfig::playout_remote`]).
+    pub playout_remote: Option<f32>,
+    /// Start each move's search from the subtree the previous one grew ([`mcts::search_reusing`]).
+    pub tree_reuse: bool,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -99,6 +103,8 @@ pub struct Engine {
     cycles: stonelab_retro::Cycles,
     /// Positional superko: no stone may recreate an earlier board of the game.
     superko: bool,
+    /// The trees of the last move's search, to start the next from (`SearchLimits::tree_reuse`).
+    reuse: std::sync::Mutex<Option<mcts::Reuse>>,
 }
 
 impl Engine {
@@ -113,6 +119,7 @@ impl Engine {
             solved: Vec::new(),
             cycles: stonelab_retro::Cycles::Interval,
             superko: false,
+            reuse: std::sync::Mutex::new(None),
         }
     }
 
@@ -322,6 +329,7 @@ impl Engine {
             early_stop: false,
             model: self.limits.model.clone(),
             model_weight: self.limits.model_weight,
+            playout_remote: self.limits.playout_remote,
         };
         mcts::search(&board, passes, &config)
     }
@@ -452,8 +460,19 @@ impl Engine {
             early_stop: true,
             model: self.limits.model.clone(),
             model_weight: self.limits.model_weight,
+            playout_remote: self.limits.playout_remote,
         };
-        let result = mcts::search(board, passes, &config);
+        let result = if self.limits.tree_reuse {
+            let mut kept = self
+                .reuse
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (result, reuse) = mcts::search_reusing(board, passes, &config, kept.take());
+            *kept = Some(reuse);
+            result
+        } else {
+            mcts::search(board, passes, &config)
+        };
         let best = result.best_stats();
         // A log line on stderr (GTP controllers show or drop it): what the search saw.
         let seconds = start.elapsed().as_secs_f64();

@@ -62,6 +62,14 @@ pub struct Args {
     /// W * sqrt(p) virtual wins
     #[arg(long = "model-weight", value_name = "W", default_value_t = stonelab_go::mcts::PRIOR_MODEL)]
     pub model_weight: f64,
+    /// Playouts answer the opponent's last stone with the model's 3x3 gammas instead of MoGo's
+    /// shapes, a move elsewhere weighing R per empty point (needs a model)
+    #[arg(long = "playout-replies", value_name = "R")]
+    pub playout_replies: Option<f32>,
+    /// Start each move's search from the subtree that the previous move's search grew below the
+    /// moves played since (tree reuse)
+    #[arg(long = "tree-reuse", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub tree_reuse: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -71,12 +79,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     crate::go::check_model_weight(args.model_weight)?;
     let model = crate::go::load_model(&args.model)?;
+    if let Some(r) = args.playout_replies {
+        if !(r.is_finite() && r >= 0.0) {
+            anyhow::bail!("--playout-replies must be a finite number, 0 or more");
+        }
+        if model.is_none() {
+            anyhow::bail!("--playout-replies needs a model (--model none has none)");
+        }
+    }
     let mut engine = Engine::new(SearchLimits {
         threads: args.threads,
         playouts: args.playouts,
         move_ms: args.move_ms,
         model,
         model_weight: args.model_weight,
+        playout_remote: args.playout_replies,
+        tree_reuse: args.tree_reuse,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -696,6 +714,8 @@ mod tests {
             move_ms: None,
             model: None,
             model_weight: stonelab_go::mcts::PRIOR_MODEL,
+            playout_remote: None,
+            tree_reuse: true,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)

@@ -28,6 +28,42 @@ pub struct MoveFeatures {
     pub atari: bool,
 }
 
+/// Weights of the playouts' answers around the opponent's last stone, in place of MoGo's shapes
+/// ([`PlayoutBoard::policy_move_weighted`]): per 3x3 window key seen with Black to move and with
+/// White to move, a factor for the points orthogonal and diagonal to the last stone, and the
+/// weight per empty point of a move elsewhere.
+#[derive(Clone, Debug)]
+pub struct PlayoutWeights {
+    by_colour: [Vec<f32>; 2],
+    orthogonal: f32,
+    diagonal: f32,
+    remote: f32,
+}
+
+impl PlayoutWeights {
+    /// Weights from `window(key)`, the weight of a window key seen with Black to move (White's
+    /// are the same windows with the colours swapped), the factors for an orthogonal and a
+    /// diagonal neighbour of the last stone, and the weight `remote` of a move elsewhere per empty
+    /// point.
+    pub fn new(
+        window: impl Fn(u16) -> f32,
+        orthogonal: f32,
+        diagonal: f32,
+        remote: f32,
+    ) -> PlayoutWeights {
+        let black: Vec<f32> = (0..=u16::MAX).map(&window).collect();
+        let white = (0..=u16::MAX)
+            .map(|k| black[usize::from(crate::movemodel::swap_colours(k))])
+            .collect();
+        PlayoutWeights {
+            by_colour: [black, white],
+            orthogonal,
+            diagonal,
+            remote,
+        }
+    }
+}
+
 impl PlayoutBoard {
     /// A move for the side to move with two tactical replies to the opponent's last stone `last`
     /// before the random choice: capture the chain of `last` when it is in atari; else, for an own
@@ -73,6 +109,80 @@ impl PlayoutBoard {
             0 => Move::Pass,
             s => Move::Play(self.point(s)),
         }
+    }
+
+    /// [`PlayoutBoard::policy_move`] with the shapes around the opponent's last stone weighed by
+    /// `weights`: each empty point around it that the side to move may play (legal, no own eye,
+    /// no big self-atari) is drawn with its window's weight times the orthogonal or diagonal
+    /// factor, against `remote` times the number of empty points for the random choice.
+    pub fn policy_move_weighted(
+        &mut self,
+        rng: &mut Rng,
+        last: Option<Point>,
+        weights: &PlayoutWeights,
+    ) -> Move {
+        if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
+            let l = self.slot(p);
+            if let Some(s) = self.reply(l) {
+                return Move::Play(self.point(s));
+            }
+            if self.colour[l] == 3 - code(self.to_move) {
+                if let Some(s) = self.weighted_reply(rng, l, weights) {
+                    return Move::Play(self.point(s));
+                }
+            }
+        }
+        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
+    /// The weighted draw of [`PlayoutBoard::policy_move_weighted`] around slot `l`; `None` when
+    /// the draw falls on a move elsewhere.
+    pub(super) fn weighted_reply(
+        &self,
+        rng: &mut Rng,
+        l: usize,
+        weights: &PlayoutWeights,
+    ) -> Option<usize> {
+        let c = code(self.to_move);
+        let table = &weights.by_colour[usize::from(c - 1)];
+        let mut candidates = [(0usize, 0f32); 8];
+        let mut n = 0;
+        let mut total = 0f32;
+        for (i, s) in self.around(l).into_iter().enumerate() {
+            if self.colour[s] != EMPTY || s == self.ko as usize {
+                continue;
+            }
+            if !self.acceptable(s, c) || self.self_atari(s, c) {
+                continue;
+            }
+            // Neighbours 1, 3, 4 and 6 of NEIGHBOUR_ORDER are the orthogonal ones.
+            let factor = if matches!(i, 1 | 3 | 4 | 6) {
+                weights.orthogonal
+            } else {
+                weights.diagonal
+            };
+            let w = table[usize::from(self.window(s))] * factor;
+            if w > 0.0 {
+                candidates[n] = (s, w);
+                n += 1;
+                total += w;
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+        let all = total + weights.remote * self.n_empty as f32;
+        let mut x = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * all;
+        for &(s, w) in &candidates[..n] {
+            if x < w {
+                return Some(s);
+            }
+            x -= w;
+        }
+        None
     }
 
     /// A uniformly drawn empty point around slot `l` that matches a 3x3 shape and that the side to
@@ -128,6 +238,20 @@ impl PlayoutBoard {
     #[must_use]
     pub fn window_of(&self, p: Point) -> u16 {
         self.window(self.slot(p))
+    }
+
+    /// The colour code of the point at `p` moved by (`dr`, `dc`): 0 empty, 1 black, 2 white, 3
+    /// off the board.
+    #[must_use]
+    pub fn code_at(&self, p: Point, dr: i32, dc: i32) -> u8 {
+        let r = p.row() as i32 + dr;
+        let c = p.col() as i32 + dc;
+        let g = &self.geometry;
+        if r < 0 || c < 0 || r >= g.rows() as i32 || c >= g.cols() as i32 {
+            OFF
+        } else {
+            self.colour[self.slot(Point::new(r as usize, c as usize))]
+        }
     }
 
     /// What the tree's priors need to know about the side to move playing the empty point `p`:
