@@ -490,6 +490,7 @@ fn fuzz_gtp_sessions() {
             model_weight: stonelab_go::mcts::PRIOR_MODEL,
             playout_remote: None,
             tree_reuse: true,
+            fresh_seed: false,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

@@ -76,6 +76,9 @@ pub struct SearchLimits {
     pub playout_remote: Option<f32>,
     /// Start each move's search from the subtree the previous one grew ([`mcts::search_reusing`]).
     pub tree_reuse: bool,
+    /// Fresh randomness for every search even with fixed playouts (games between fixed-playout
+    /// engines then differ).
+    pub fresh_seed: bool,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -452,7 +455,7 @@ impl Engine {
             // randomness keeps games against a deterministic opponent (GNU Go) from repeating.
             seed: board.hash()
                 ^ u64::from(board.history_len() as u32)
-                ^ if self.limits.playouts.is_none() {
+                ^ if self.limits.playouts.is_none() || self.limits.fresh_seed {
                     fresh_seed()
                 } else {
                     0

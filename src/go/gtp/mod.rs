@@ -70,6 +70,10 @@ pub struct Args {
     /// moves played since (tree reuse)
     #[arg(long = "tree-reuse", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub tree_reuse: bool,
+    /// Draw fresh randomness for every search, also with --playouts (which otherwise replays
+    /// exactly): games between fixed-playout engines then differ
+    #[arg(long = "fresh-seed")]
+    pub fresh_seed: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -95,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         model_weight: args.model_weight,
         playout_remote: args.playout_replies,
         tree_reuse: args.tree_reuse,
+        fresh_seed: args.fresh_seed,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -716,6 +721,7 @@ mod tests {
             model_weight: stonelab_go::mcts::PRIOR_MODEL,
             playout_remote: None,
             tree_reuse: true,
+            fresh_seed: false,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)
