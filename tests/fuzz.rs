@@ -491,6 +491,7 @@ fn fuzz_gtp_sessions() {
             playout_remote: None,
             tree_reuse: true,
             fresh_seed: false,
+            last_good_reply: true,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

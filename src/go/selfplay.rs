@@ -209,6 +209,7 @@ fn play_game(
             model: model.clone(),
             model_weight: args.model_weight,
             playout_remote: None,
+            last_good_reply: false,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

@@ -89,6 +89,11 @@ pub struct SearchConfig {
     /// ([`PlayoutBoard::policy_move_weighted`]), a move elsewhere weighing this much per empty
     /// point; `None`: with MoGo's shapes.
     pub playout_remote: Option<f32>,
+    /// Last good reply with forgetting (Drake; Baier and Drake 2010) in the playouts: after each
+    /// playout, every stone of the winner that answered an opponent's stone is remembered as the
+    /// reply to that stone, and a loser's remembered reply that was played is forgotten; a
+    /// playout tries the remembered reply to the last stone after the capture and save replies.
+    pub last_good_reply: bool,
 }
 
 /// Statistics of one root move, summed over the threads.
@@ -294,6 +299,9 @@ pub fn search_reusing(
                     if let (Some(model), Some(remote)) = (&config.model, config.playout_remote) {
                         tree.weights = Some(model.playout_weights(remote));
                     }
+                    if config.last_good_reply {
+                        tree.lgr = Some(vec![PASS; 2 * BITS]);
+                    }
                     tree.run(quota, config.deadline, stop, watch);
                     tree
                 })
@@ -401,6 +409,9 @@ struct Tree {
     model: Option<(Arc<MoveModel>, f64)>,
     /// The playouts' weighted replies, if any ([`SearchConfig::playout_remote`]).
     weights: Option<PlayoutWeights>,
+    /// Last good reply with forgetting ([`SearchConfig::last_good_reply`]): per colour and
+    /// point of the opponent's last stone, the reply that last won, or [`PASS`] for none.
+    lgr: Option<Vec<u16>>,
     komi: f64,
     rng: Rng,
     playouts: u64,
@@ -432,6 +443,7 @@ impl Tree {
             root_last2: last2,
             model,
             weights: None,
+            lgr: None,
             komi,
             rng: Rng::new(seed),
             playouts: 0,
@@ -632,9 +644,19 @@ impl Tree {
         while passes < 2 && self.seq.len() < self.cap {
             let color = board.to_move();
             let last = self.last_stone();
-            let mv = match &self.weights {
-                Some(w) => board.policy_move_weighted(&mut self.rng, last, w),
-                None => board.policy_move(&mut self.rng, last),
+            let mv = match (&self.weights, &self.lgr) {
+                (Some(w), _) => board.policy_move_weighted(&mut self.rng, last, w),
+                (None, Some(lgr)) => {
+                    let suggested = last.and_then(|l| {
+                        let r = lgr[color.index() * BITS + l.index()];
+                        (r != PASS).then(|| decode(r)).and_then(|m| match m {
+                            Move::Play(p) => Some(p),
+                            Move::Pass => None,
+                        })
+                    });
+                    board.policy_move_suggested(&mut self.rng, last, suggested)
+                }
+                (None, None) => board.policy_move(&mut self.rng, last),
             };
             board.play(mv);
             let mv = encode(mv);
@@ -649,7 +671,33 @@ impl Tree {
         } else {
             0.5
         };
+        if score != 0.0 {
+            self.remember_replies(score > 0.0);
+        }
         self.backup(black);
+    }
+
+    /// Last good reply's update after a playout that `black_won` or not (see
+    /// [`SearchConfig::last_good_reply`]), over the moves of the iteration (tree and playout).
+    fn remember_replies(&mut self, black_won: bool) {
+        let Some(lgr) = self.lgr.as_mut() else {
+            return;
+        };
+        let mut prev = match self.root_last {
+            Some(p) => p.index() as u16,
+            None => PASS,
+        };
+        for &(mv, color) in &self.seq {
+            if prev != PASS && mv != PASS {
+                let slot = &mut lgr[color.index() * BITS + usize::from(prev)];
+                if (color == Color::Black) == black_won {
+                    *slot = mv;
+                } else if *slot == mv {
+                    *slot = PASS;
+                }
+            }
+            prev = mv;
+        }
     }
 
     /// Adds the children of a leaf; false when the tree is full.
@@ -857,6 +905,7 @@ mod tests {
             model: None,
             model_weight: PRIOR_MODEL,
             playout_remote: None,
+            last_good_reply: false,
         }
     }
 
@@ -1007,5 +1056,70 @@ mod tests {
         komi.komi = 7.5;
         let (r, _) = search_reusing(&next, 0, &komi, Some(reuse));
         assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 500);
+    }
+
+    #[test]
+    fn last_good_reply_remembers_the_winners_answers_and_forgets_the_losers() {
+        let board = Board::new(Geometry::new(5, 5).unwrap(), Rules::STANDARD);
+        let root = playout_board(&board);
+        let moves: Vec<Move> = board.legal_moves().iter().map(Move::Play).collect();
+        let mut tree = Tree::new(root, 0, (None, None), &moves, 0.5, 1, None);
+        tree.lgr = Some(vec![PASS; 2 * BITS]);
+        let at = |r, c| Point::new(r, c).index() as u16;
+        let (b, w) = (Color::Black, Color::White);
+        // Black C3, White C4, Black pass, White D4, Black B2: Black wins. Black's B2 never
+        // answered a stone (it follows a pass); White's stones are the loser's.
+        tree.seq = vec![
+            (at(2, 2), b),
+            (at(3, 2), w),
+            (PASS, b),
+            (at(3, 3), w),
+            (at(1, 1), b),
+        ];
+        tree.remember_replies(true);
+        let lgr = |t: &Tree, c: Color, prev: u16| {
+            t.lgr.as_ref().unwrap()[c.index() * BITS + usize::from(prev)]
+        };
+        assert_eq!(lgr(&tree, b, at(3, 2)), PASS, "Black's pass is no reply");
+        assert_eq!(
+            lgr(&tree, w, at(2, 2)),
+            PASS,
+            "the loser's reply is not kept"
+        );
+        // Black C3, White C4, Black D3: White wins. White's C4 answers C3; Black's D3 is not kept.
+        tree.seq = vec![(at(2, 2), b), (at(3, 2), w), (at(2, 3), b)];
+        tree.remember_replies(false);
+        assert_eq!(lgr(&tree, w, at(2, 2)), at(3, 2));
+        assert_eq!(lgr(&tree, b, at(3, 2)), PASS);
+        // Now Black wins with the same line: White's remembered C4 is forgotten, Black's D3 kept.
+        tree.remember_replies(true);
+        assert_eq!(lgr(&tree, w, at(2, 2)), PASS);
+        assert_eq!(lgr(&tree, b, at(3, 2)), at(2, 3));
+        // White wins with C4 again (remembered), then loses with another answer, C2: the
+        // remembered C4 stays.
+        tree.seq = vec![(at(2, 2), b), (at(3, 2), w), (at(4, 4), b)];
+        tree.remember_replies(false);
+        tree.seq = vec![(at(2, 2), b), (at(1, 2), w)];
+        tree.remember_replies(true);
+        assert_eq!(lgr(&tree, w, at(2, 2)), at(3, 2));
+        // The root's last stone is the first move's predecessor.
+        tree.root_last = Some(Point::new(0, 0));
+        tree.seq = vec![(at(4, 0), b)];
+        tree.remember_replies(true);
+        assert_eq!(lgr(&tree, b, at(0, 0)), at(4, 0));
+    }
+
+    #[test]
+    fn last_good_reply_searches_still_capture() {
+        let mut setup: Setup = ".......\n.......\nXXXXXX.\nOOOOOX.\nXXXX.O.\n.......\n.......\n"
+            .parse()
+            .unwrap();
+        setup.to_move = Color::Black;
+        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let mut c = config(3000, 2);
+        c.last_good_reply = true;
+        let r = search(&board, 0, &c);
+        assert_eq!(r.best, Move::Play(Point::new(4, 4)), "{r:?}");
+        assert_eq!(search(&board, 0, &c).moves, r.moves);
     }
 }

@@ -79,6 +79,8 @@ pub struct SearchLimits {
     /// Fresh randomness for every search even with fixed playouts (games between fixed-playout
     /// engines then differ).
     pub fresh_seed: bool,
+    /// Last good reply in the playouts ([`mcts::SearchConfig::last_good_reply`]).
+    pub last_good_reply: bool,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -333,6 +335,7 @@ impl Engine {
             model: self.limits.model.clone(),
             model_weight: self.limits.model_weight,
             playout_remote: self.limits.playout_remote,
+            last_good_reply: self.limits.last_good_reply,
         };
         mcts::search(&board, passes, &config)
     }
@@ -464,6 +467,7 @@ impl Engine {
             model: self.limits.model.clone(),
             model_weight: self.limits.model_weight,
             playout_remote: self.limits.playout_remote,
+            last_good_reply: self.limits.last_good_reply,
         };
         let result = if self.limits.tree_reuse {
             let mut kept = self

@@ -74,6 +74,10 @@ pub struct Args {
     /// exactly): games between fixed-playout engines then differ
     #[arg(long = "fresh-seed")]
     pub fresh_seed: bool,
+    /// Last good reply with forgetting in the playouts: a stone that answered the opponent's
+    /// stone in a won playout is tried again as the answer to it
+    #[arg(long = "last-good-reply", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub last_good_reply: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -100,6 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         playout_remote: args.playout_replies,
         tree_reuse: args.tree_reuse,
         fresh_seed: args.fresh_seed,
+        last_good_reply: args.last_good_reply,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -722,6 +727,7 @@ mod tests {
             playout_remote: None,
             tree_reuse: true,
             fresh_seed: false,
+            last_good_reply: false,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)

@@ -111,6 +111,44 @@ impl PlayoutBoard {
         }
     }
 
+    /// [`PlayoutBoard::policy_move`] with a suggested move tried after the tactical replies to
+    /// the last stone and before the shapes around it (the last good reply, [`crate::mcts`]):
+    /// played when it is an empty point the side to move may play (legal, not the ko, no own eye,
+    /// no big self-atari).
+    pub fn policy_move_suggested(
+        &mut self,
+        rng: &mut Rng,
+        last: Option<Point>,
+        suggested: Option<Point>,
+    ) -> Move {
+        if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
+            let l = self.slot(p);
+            if let Some(s) = self.reply(l) {
+                return Move::Play(self.point(s));
+            }
+            if let Some(q) = suggested.filter(|&q| self.geometry.mask().contains(q)) {
+                let s = self.slot(q);
+                let c = code(self.to_move);
+                if self.colour[s] == EMPTY
+                    && s != self.ko as usize
+                    && self.acceptable(s, c)
+                    && !self.self_atari(s, c)
+                {
+                    return Move::Play(q);
+                }
+            }
+            if self.colour[l] == 3 - code(self.to_move) {
+                if let Some(s) = self.pattern_reply(rng, l) {
+                    return Move::Play(self.point(s));
+                }
+            }
+        }
+        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
+            0 => Move::Pass,
+            s => Move::Play(self.point(s)),
+        }
+    }
+
     /// [`PlayoutBoard::policy_move`] with the shapes around the opponent's last stone weighed by
     /// `weights`: each empty point around it that the side to move may play (legal, no own eye,
     /// no big self-atari) is drawn with its window's weight times the orthogonal or diagonal
