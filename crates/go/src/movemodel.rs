@@ -737,6 +737,35 @@ mod tests {
         }
     }
 
+    /// `count` positions of `width` candidates each, made by `candidate(rng, position, index)`,
+    /// with the played move drawn from `truth`'s probabilities.
+    fn sample_positions(
+        truth: &MoveModel,
+        seed: u64,
+        count: usize,
+        width: usize,
+        mut candidate: impl FnMut(&mut Rng, usize, usize) -> Features,
+    ) -> Vec<TrainingPosition> {
+        let mut rng = Rng::new(seed);
+        (0..count)
+            .map(|n| {
+                let candidates: Vec<Features> =
+                    (0..width).map(|j| candidate(&mut rng, n, j)).collect();
+                let total: f64 = candidates.iter().map(|f| truth.strength(f)).sum();
+                let mut x = f64::from(rng.below(1 << 30)) / f64::from(1u32 << 30) * total;
+                let mut played = candidates.len() - 1;
+                for (i, f) in candidates.iter().enumerate() {
+                    x -= truth.strength(f);
+                    if x < 0.0 {
+                        played = i;
+                        break;
+                    }
+                }
+                TrainingPosition { candidates, played }
+            })
+            .collect()
+    }
+
     #[test]
     fn fit_recovers_planted_gammas() {
         // Positions drawn from a known model (capture 8, self-atari 0.1, one window 4): the fit
@@ -745,34 +774,17 @@ mod tests {
         truth.gammas[CAPTURE][0] = 8.0;
         truth.gammas[SELF_ATARI][0] = 0.1;
         truth.gammas[PAT3][3] = 4.0;
-        let mut rng = Rng::new(9);
-        let mut positions = Vec::new();
-        for _ in 0..4000 {
-            let candidates: Vec<Features> = (0..20)
-                .map(|_| {
-                    let mut v = [NONE; 8];
-                    v[PAT3] = [3, 7, 11][rng.below(3) as usize];
-                    if rng.below(5) == 0 {
-                        v[CAPTURE] = 0;
-                    }
-                    if rng.below(4) == 0 {
-                        v[SELF_ATARI] = 0;
-                    }
-                    Features(v, 0)
-                })
-                .collect();
-            let total: f64 = candidates.iter().map(|f| truth.strength(f)).sum();
-            let mut x = f64::from(rng.below(1 << 30)) / f64::from(1u32 << 30) * total;
-            let mut played = candidates.len() - 1;
-            for (i, f) in candidates.iter().enumerate() {
-                x -= truth.strength(f);
-                if x < 0.0 {
-                    played = i;
-                    break;
-                }
+        let positions = sample_positions(&truth, 9, 4000, 20, |rng, _, _| {
+            let mut v = [NONE; 8];
+            v[PAT3] = [3, 7, 11][rng.below(3) as usize];
+            if rng.below(5) == 0 {
+                v[CAPTURE] = 0;
             }
-            positions.push(TrainingPosition { candidates, played });
-        }
+            if rng.below(4) == 0 {
+                v[SELF_ATARI] = 0;
+            }
+            Features(v, 0)
+        });
         let (model, history) = fit(&positions, 30, 0);
         assert!(
             history.windows(2).all(|w| w[1] >= w[0] - 1e-9),
@@ -897,36 +909,19 @@ mod tests {
         let mut truth = MoveModel::uniform();
         truth.gammas[CAPTURE][0] = 3.0;
         truth.diamonds.insert(11, 5.0);
-        let mut rng = Rng::new(4);
-        let mut positions = Vec::new();
-        for n in 0..3000 {
-            let candidates: Vec<Features> = (0..15)
-                .map(|j| {
-                    let mut v = [NONE; 8];
-                    if rng.below(4) == 0 {
-                        v[CAPTURE] = 0;
-                    }
-                    // Key 99 appears once in all the data.
-                    let key = if n == 0 && j == 0 {
-                        99
-                    } else {
-                        [11, 22, 33][rng.below(3) as usize]
-                    };
-                    Features(v, key)
-                })
-                .collect();
-            let total: f64 = candidates.iter().map(|f| truth.strength(f)).sum();
-            let mut x = f64::from(rng.below(1 << 30)) / f64::from(1u32 << 30) * total;
-            let mut played = candidates.len() - 1;
-            for (i, f) in candidates.iter().enumerate() {
-                x -= truth.strength(f);
-                if x < 0.0 {
-                    played = i;
-                    break;
-                }
+        let positions = sample_positions(&truth, 4, 3000, 15, |rng, n, j| {
+            let mut v = [NONE; 8];
+            if rng.below(4) == 0 {
+                v[CAPTURE] = 0;
             }
-            positions.push(TrainingPosition { candidates, played });
-        }
+            // Key 99 appears once in all the data.
+            let key = if n == 0 && j == 0 {
+                99
+            } else {
+                [11, 22, 33][rng.below(3) as usize]
+            };
+            Features(v, key)
+        });
         let (model, history) = fit(&positions, 20, 2);
         assert!(
             history.windows(2).all(|w| w[1] >= w[0] - 1e-9),

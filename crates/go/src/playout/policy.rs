@@ -94,21 +94,7 @@ impl PlayoutBoard {
     /// those that match a MoGo 3x3 shape ([`crate::pattern3`]), are legal, are not an own eye and
     /// are no big self-atari; then [`PlayoutBoard::tactical_move`]'s random choice.
     pub fn policy_move(&mut self, rng: &mut Rng, last: Option<Point>) -> Move {
-        if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
-            let l = self.slot(p);
-            if let Some(s) = self.reply(l) {
-                return Move::Play(self.point(s));
-            }
-            if self.colour[l] == 3 - code(self.to_move) {
-                if let Some(s) = self.pattern_reply(rng, l) {
-                    return Move::Play(self.point(s));
-                }
-            }
-        }
-        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
-            0 => Move::Pass,
-            s => Move::Play(self.point(s)),
-        }
+        self.policy_move_with(rng, last, None, None)
     }
 
     /// [`PlayoutBoard::policy_move`] with a suggested move tried after the tactical replies to
@@ -120,6 +106,32 @@ impl PlayoutBoard {
         rng: &mut Rng,
         last: Option<Point>,
         suggested: Option<Point>,
+    ) -> Move {
+        self.policy_move_with(rng, last, suggested, None)
+    }
+
+    /// [`PlayoutBoard::policy_move`] with the shapes around the opponent's last stone weighed by
+    /// `weights`: each empty point around it that the side to move may play (legal, no own eye,
+    /// no big self-atari) is drawn with its window's weight times the orthogonal or diagonal
+    /// factor, against `remote` times the number of empty points for the random choice.
+    pub fn policy_move_weighted(
+        &mut self,
+        rng: &mut Rng,
+        last: Option<Point>,
+        weights: &PlayoutWeights,
+    ) -> Move {
+        self.policy_move_with(rng, last, None, Some(weights))
+    }
+
+    /// The three policies above in one: the tactical replies, the suggested move, the shapes
+    /// (uniform, or weighed by `weights`), the random choice.
+    #[inline]
+    fn policy_move_with(
+        &mut self,
+        rng: &mut Rng,
+        last: Option<Point>,
+        suggested: Option<Point>,
+        weights: Option<&PlayoutWeights>,
     ) -> Move {
         if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
             let l = self.slot(p);
@@ -138,34 +150,11 @@ impl PlayoutBoard {
                 }
             }
             if self.colour[l] == 3 - code(self.to_move) {
-                if let Some(s) = self.pattern_reply(rng, l) {
-                    return Move::Play(self.point(s));
-                }
-            }
-        }
-        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
-            0 => Move::Pass,
-            s => Move::Play(self.point(s)),
-        }
-    }
-
-    /// [`PlayoutBoard::policy_move`] with the shapes around the opponent's last stone weighed by
-    /// `weights`: each empty point around it that the side to move may play (legal, no own eye,
-    /// no big self-atari) is drawn with its window's weight times the orthogonal or diagonal
-    /// factor, against `remote` times the number of empty points for the random choice.
-    pub fn policy_move_weighted(
-        &mut self,
-        rng: &mut Rng,
-        last: Option<Point>,
-        weights: &PlayoutWeights,
-    ) -> Move {
-        if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
-            let l = self.slot(p);
-            if let Some(s) = self.reply(l) {
-                return Move::Play(self.point(s));
-            }
-            if self.colour[l] == 3 - code(self.to_move) {
-                if let Some(s) = self.weighted_reply(rng, l, weights) {
+                let shape = match weights {
+                    Some(w) => self.weighted_reply(rng, l, w),
+                    None => self.pattern_reply(rng, l),
+                };
+                if let Some(s) = shape {
                     return Move::Play(self.point(s));
                 }
             }
