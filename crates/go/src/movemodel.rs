@@ -176,14 +176,8 @@ fn permute(key: u16, perm: &[usize; 8]) -> u16 {
 /// The window `key` (codes 0 empty, 1 black, 2 white, 3 off) with the colours swapped.
 #[must_use]
 pub fn swap_colours(key: u16) -> u16 {
-    let mut out = key;
-    for i in 0..8 {
-        let k = (key >> (2 * i)) & 3;
-        if k == 1 || k == 2 {
-            out ^= 3 << (2 * i);
-        }
-    }
-    out
+    // A window key is a diamond key whose four outer points are empty.
+    swap_diamond_colours(u32::from(key)) as u16
 }
 
 impl Pat3Classes {
