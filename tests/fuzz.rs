@@ -492,6 +492,8 @@ fn fuzz_gtp_sessions() {
             tree_reuse: true,
             fresh_seed: false,
             last_good_reply: true,
+            two_liberties: true,
+            hand_priors: false,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

@@ -47,6 +47,11 @@ pub struct Args {
     /// among at least this many candidate moves; 0 fits none
     #[arg(long, default_value_t = 0)]
     pub diamond_min: usize,
+    /// Fit a gamma for every spatial pattern (the 24 points within distance 3, up to symmetry)
+    /// seen among at least this many candidate moves; a move whose spatial pattern has one is
+    /// scored by it instead of its diamond. 0 fits none
+    #[arg(long, default_value_t = 0)]
+    pub spatial_min: usize,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -140,6 +145,7 @@ fn positions_of(game: &GameRecord) -> anyhow::Result<Vec<TrainingPosition>> {
             let pb = playout_board(&board);
             let to_move = board.to_move();
             let (last, last2) = last_stones(&board);
+            let owner = movemodel::OwnerMap::estimate(&board, movemodel::OWNER_PLAYOUTS);
             let mut candidates: Vec<Features> = Vec::new();
             let mut index = None;
             for p in board.legal_moves().iter() {
@@ -149,7 +155,15 @@ fn positions_of(game: &GameRecord) -> anyhow::Result<Vec<TrainingPosition>> {
                 if p == played {
                     index = Some(candidates.len());
                 }
-                candidates.push(movemodel::features(&pb, p, last, last2));
+                let f = pb.move_features(p);
+                candidates.push(movemodel::features_from(
+                    &pb,
+                    p,
+                    &f,
+                    last,
+                    last2,
+                    Some(&owner),
+                ));
             }
             if let Some(played) = index {
                 out.push(TrainingPosition { candidates, played });
@@ -207,7 +221,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if train.is_empty() {
         bail!("no training positions (every move is in the random openings?)");
     }
-    let (mut model, history) = movemodel::fit(&train, args.rounds, args.diamond_min);
+    let (mut model, history) =
+        movemodel::fit(&train, args.rounds, args.diamond_min, args.spatial_min);
     let train_score = score(&model, &train);
     let test_score = (!test.is_empty()).then(|| score(&model, &test));
     let names: Vec<String> = args
@@ -223,10 +238,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     model.provenance = vec![
         "stonelab learned move model (generalized Bradley-Terry gammas, Coulom 2007)".to_owned(),
         format!(
-            "fitted by `stonelab go fit-model --rounds {} --holdout {} --diamond-min {}` on {}",
+            "fitted by `stonelab go fit-model --rounds {} --holdout {} --diamond-min {} --spatial-min {} --skip-moves {}` on {}",
             args.rounds,
             args.holdout,
             args.diamond_min,
+            args.spatial_min,
+            args.skip_moves,
             names.join(" ")
         ),
         if games[0].playouts == 0 {

@@ -210,6 +210,8 @@ fn play_game(
             model_weight: args.model_weight,
             playout_remote: None,
             last_good_reply: false,
+            two_liberties: false,
+            hand_priors: true,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

@@ -31,7 +31,7 @@ use crate::bitboard::{Point, BITS};
 use crate::board::{Board, Move};
 use crate::color::Color;
 use crate::movemodel::{self, MoveModel};
-use crate::playout::{MoveFeatures, PlayoutBoard, PlayoutWeights};
+use crate::playout::{MoveFeatures, PlayoutBoard, PlayoutWeights, PolicyOptions};
 use crate::rng::Rng;
 
 /// RAVE equivalence parameter `K`: at `n = K / 3` visits the tree value and the AMAF value weigh
@@ -94,6 +94,13 @@ pub struct SearchConfig {
     /// reply to that stone, and a loser's remembered reply that was played is forgotten; a
     /// playout tries the remembered reply to the last stone after the capture and save replies.
     pub last_good_reply: bool,
+    /// The playouts fight two-liberty chains around the last stone
+    /// ([`PlayoutBoard::two_liberty_reply`]) after the capture and save replies.
+    pub two_liberties: bool,
+    /// The hand-set priors ([`PRIOR_CAPTURE_ONE`] and after) besides [`PRIOR_EVEN`] and the
+    /// model's; without them (false) a child starts from the even prior and the model's alone,
+    /// as Pachi's children start from its pattern prior.
+    pub hand_priors: bool,
 }
 
 /// Statistics of one root move, summed over the threads.
@@ -265,6 +272,14 @@ pub fn search_reusing(
             }
         }
     }
+    // The model's `owner` feature reads the root's ownership (one estimate for the whole tree,
+    // as Pachi's pattern prior reads its root ownermap).
+    let owner = config.model.as_ref().filter(|m| m.uses_owner()).map(|_| {
+        Arc::new(movemodel::OwnerMap::estimate(
+            board,
+            movemodel::OWNER_PLAYOUTS,
+        ))
+    });
     let stop = AtomicBool::new(false);
     let results: Vec<Tree> = std::thread::scope(|scope| {
         let handles: Vec<_> = kept
@@ -272,6 +287,7 @@ pub fn search_reusing(
             .enumerate()
             .map(|(i, old)| {
                 let root = root.clone();
+                let owner = owner.clone();
                 let root_moves = &root_moves;
                 let quota = config
                     .playouts
@@ -291,7 +307,10 @@ pub fn search_reusing(
                         },
                         config.komi,
                         seed,
-                        config.model.clone().map(|m| (m, config.model_weight)),
+                        config
+                            .model
+                            .clone()
+                            .map(|m| (m, config.model_weight, owner.clone())),
                     );
                     if let Some(old) = old {
                         tree.nodes = old;
@@ -302,6 +321,9 @@ pub fn search_reusing(
                     if config.last_good_reply {
                         tree.lgr = Some(vec![PASS; 2 * BITS]);
                     }
+                    tree.two_liberties = config.two_liberties;
+                    tree.hand_priors = config.hand_priors;
+
                     tree.run(quota, config.deadline, stop, watch);
                     tree
                 })
@@ -406,12 +428,16 @@ struct Tree {
     root_last: Option<Point>,
     root_last2: Option<Point>,
     /// The learned model and its prior's weight.
-    model: Option<(Arc<MoveModel>, f64)>,
+    model: Option<TreeModel>,
     /// The playouts' weighted replies, if any ([`SearchConfig::playout_remote`]).
     weights: Option<PlayoutWeights>,
     /// Last good reply with forgetting ([`SearchConfig::last_good_reply`]): per colour and
     /// point of the opponent's last stone, the reply that last won, or [`PASS`] for none.
     lgr: Option<Vec<u16>>,
+    /// [`SearchConfig::two_liberties`].
+    two_liberties: bool,
+    /// [`SearchConfig::hand_priors`].
+    hand_priors: bool,
     komi: f64,
     rng: Rng,
     playouts: u64,
@@ -423,6 +449,10 @@ struct Tree {
     cap: usize,
 }
 
+/// A tree's move model: the model, the weight of its prior, and the root's ownership buckets
+/// for its `owner` feature when it has one.
+type TreeModel = (Arc<MoveModel>, f64, Option<Arc<movemodel::OwnerMap>>);
+
 impl Tree {
     fn new(
         root: PlayoutBoard,
@@ -431,7 +461,7 @@ impl Tree {
         moves: &[Move],
         komi: f64,
         seed: u64,
-        model: Option<(Arc<MoveModel>, f64)>,
+        model: Option<TreeModel>,
     ) -> Tree {
         let to_move = root.to_move();
         let cap = crate::playout::move_cap(root.geometry().area());
@@ -444,6 +474,8 @@ impl Tree {
             model,
             weights: None,
             lgr: None,
+            two_liberties: false,
+            hand_priors: true,
             komi,
             rng: Rng::new(seed),
             playouts: 0,
@@ -480,14 +512,23 @@ impl Tree {
         // Each move's tactical features (ladder reads among them) are read once, for both priors.
         let tactics: Vec<MoveFeatures> = points.iter().map(|&p| board.move_features(p)).collect();
         for (&p, f) in points.iter().zip(&tactics) {
-            self.nodes
-                .push(Node::with_prior(p, to_move, board, f, last));
+            self.nodes.push(Node::with_prior(
+                p,
+                to_move,
+                board,
+                f,
+                last,
+                self.hand_priors,
+            ));
         }
-        if let Some((model, weight)) = &self.model {
+        if let Some((model, weight, owner)) = &self.model {
             let strengths: Vec<f64> = points
                 .iter()
                 .zip(&tactics)
-                .map(|(&p, f)| model.strength(&movemodel::features_from(board, p, f, last, last2)))
+                .map(|(&p, f)| {
+                    let owner = owner.as_deref();
+                    model.strength(&movemodel::features_from(board, p, f, last, last2, owner))
+                })
                 .collect();
             let total: f64 = strengths.iter().sum();
             if total > 0.0 {
@@ -644,20 +685,20 @@ impl Tree {
         while passes < 2 && self.seq.len() < self.cap {
             let color = board.to_move();
             let last = self.last_stone();
-            let mv = match (&self.weights, &self.lgr) {
-                (Some(w), _) => board.policy_move_weighted(&mut self.rng, last, w),
-                (None, Some(lgr)) => {
-                    let suggested = last.and_then(|l| {
-                        let r = lgr[color.index() * BITS + l.index()];
-                        (r != PASS).then(|| decode(r)).and_then(|m| match m {
-                            Move::Play(p) => Some(p),
-                            Move::Pass => None,
-                        })
-                    });
-                    board.policy_move_suggested(&mut self.rng, last, suggested)
+            let suggested = self.lgr.as_ref().and_then(|lgr| {
+                let l = last?;
+                let r = lgr[color.index() * BITS + l.index()];
+                match (r != PASS).then(|| decode(r))? {
+                    Move::Play(p) => Some(p),
+                    Move::Pass => None,
                 }
-                (None, None) => board.policy_move(&mut self.rng, last),
+            });
+            let options = PolicyOptions {
+                suggested: suggested.filter(|_| self.weights.is_none()),
+                weights: self.weights.as_ref(),
+                two_liberties: self.two_liberties,
             };
+            let mv = board.policy_move_with(&mut self.rng, last, &options);
             board.play(mv);
             let mv = encode(mv);
             passes = if mv == PASS { passes + 1 } else { 0 };
@@ -805,6 +846,7 @@ impl Node {
         board: &PlayoutBoard,
         f: &MoveFeatures,
         last: Option<Point>,
+        hand: bool,
     ) -> Node {
         let mut node = Node::new(p.index() as u16, color);
         let mut add = |(v, w): (u16, u16)| {
@@ -812,6 +854,14 @@ impl Node {
             node.prior_wins += w;
         };
         add(PRIOR_EVEN);
+        if !hand {
+            let (v, w) = (u32::from(node.prior_visits), f32::from(node.prior_wins));
+            node.visits = v;
+            node.wins = w;
+            node.amaf_visits = v;
+            node.amaf_wins = w;
+            return node;
+        }
         if f.captures > 1 {
             add(PRIOR_CAPTURE_MANY);
         } else if f.captures == 1 || f.saves {
@@ -906,6 +956,8 @@ mod tests {
             model_weight: PRIOR_MODEL,
             playout_remote: None,
             last_good_reply: false,
+            two_liberties: false,
+            hand_priors: true,
         }
     }
 
@@ -952,7 +1004,7 @@ mod tests {
             &moves,
             7.0,
             1,
-            Some((Arc::new(model), PRIOR_MODEL)),
+            Some((Arc::new(model), PRIOR_MODEL, None)),
         );
         let mut corners = 0;
         for (a, b) in plain.nodes.iter().zip(&with.nodes).skip(1) {

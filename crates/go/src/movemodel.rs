@@ -17,7 +17,10 @@
 //! - `diamond`: the 12 points within Manhattan distance 2 (the 3x3 window and the four points
 //!   two away on the lines), seen from the side to move and reduced under the 8 symmetries. There
 //!   are millions of them, so a model holds gammas only for those its training data saw often
-//!   enough (`fit`'s `diamond_min`); any other weighs 1.
+//!   enough (`fit`'s `diamond_min`); any other weighs 1;
+//! - `spatial`: the 24 points within Manhattan distance 3, likewise (`fit`'s `spatial_min`). A
+//!   move whose spatial pattern the model knows takes its gamma instead of the diamond's (the
+//!   largest pattern that matches, as in Pachi's spatial dictionary).
 //!
 //! The tree search turns the probabilities into prior knowledge ([`crate::mcts`]). The text
 //! format ([`MoveModel::parse`], [`MoveModel::to_text`]) is one `group value gamma` line per
@@ -37,7 +40,7 @@ use crate::playout::{MoveFeatures, PlayoutBoard, PlayoutWeights};
 pub const BUILTIN: &str = include_str!("../data/model-9x9.txt");
 
 /// The feature groups, in order.
-pub const GROUPS: [&str; 8] = [
+pub const GROUPS: [&str; 9] = [
     "pat3",
     "capture",
     "save",
@@ -46,6 +49,7 @@ pub const GROUPS: [&str; 8] = [
     "dist_last",
     "dist_last2",
     "line",
+    "owner",
 ];
 
 const PAT3: usize = 0;
@@ -55,6 +59,13 @@ const SELF_ATARI: usize = 3;
 const ATARI: usize = 4;
 const DIST_LAST: usize = 5;
 const DIST_LAST2: usize = 6;
+const OWNER: usize = 8;
+/// Values of the `owner` group: the share of playouts in which the side to move owns the point
+/// at the end, in this many equal steps.
+pub const OWNER_BUCKETS: usize = 8;
+/// Playouts of the ownership estimate ([`OwnerMap::estimate`]) that the tree search and
+/// `fit-model` make for the `owner` feature.
+pub const OWNER_PLAYOUTS: u32 = 128;
 const LINE: usize = 7;
 
 /// Distances `dx + dy + max(dx, dy)` from 2 up to this one have their own value; farther share it.
@@ -64,9 +75,51 @@ const FAR: usize = 17;
 pub const NONE: u16 = u16::MAX;
 
 /// The features of one move: per group, the value's index within the group, or [`NONE`]; then
-/// the canonical diamond key ([`canonical_diamond`]).
+/// the canonical diamond key ([`canonical_diamond`]) and the canonical spatial key
+/// ([`canonical_spatial`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Features(pub [u16; 8], pub u32);
+pub struct Features(pub [u16; 9], pub u32, pub u64);
+
+/// The `owner` feature's values at every point for each side to move, from a Monte-Carlo
+/// ownership estimate of the position ([`crate::ownership`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerMap {
+    /// Per colour index and point index: the bucket (0 to [`OWNER_BUCKETS`] - 1).
+    buckets: [Vec<u8>; 2],
+}
+
+impl OwnerMap {
+    /// The buckets of an ownership estimate.
+    #[must_use]
+    pub fn from_ownership(o: &crate::ownership::Ownership) -> OwnerMap {
+        let g = *o.geometry();
+        let mut buckets = [
+            vec![0u8; crate::bitboard::BITS],
+            vec![0u8; crate::bitboard::BITS],
+        ];
+        for p in g.points() {
+            for c in [Color::Black, Color::White] {
+                let share = o.share(p, c);
+                buckets[c.index()][p.index()] =
+                    ((share * OWNER_BUCKETS as f64) as usize).min(OWNER_BUCKETS - 1) as u8;
+            }
+        }
+        OwnerMap { buckets }
+    }
+
+    /// The buckets of [`crate::ownership::Ownership::estimate`] with `playouts` playouts from
+    /// the stones of `board`.
+    #[must_use]
+    pub fn estimate(board: &crate::Board, playouts: u32) -> OwnerMap {
+        OwnerMap::from_ownership(&crate::ownership::Ownership::estimate(board, playouts))
+    }
+
+    /// The bucket of point `p` for side `c`.
+    #[must_use]
+    pub fn bucket(&self, p: Point, c: Color) -> u8 {
+        self.buckets[c.index()][p.index()]
+    }
+}
 
 /// The diamond's points as (row, column) offsets: the 3x3 window's in [`NEIGHBOUR_ORDER`], then
 /// the four two away. A diamond key has two bits a point in this order (the low 16 bits are the
@@ -132,14 +185,98 @@ pub fn canonical_diamond(key: u32) -> u32 {
 /// A diamond key with the colours swapped.
 #[must_use]
 pub fn swap_diamond_colours(key: u32) -> u32 {
+    swap_key_colours(u64::from(key), 12) as u32
+}
+
+/// A key of `n` points (two bits each) with the colours swapped.
+fn swap_key_colours(key: u64, n: usize) -> u64 {
     let mut out = key;
-    for i in 0..12 {
+    for i in 0..n {
         let k = (key >> (2 * i)) & 3;
         if k == 1 || k == 2 {
             out ^= 3 << (2 * i);
         }
     }
     out
+}
+
+/// The spatial pattern's points as (row, column) offsets: the diamond's ([`DIAMOND`]), then the
+/// twelve at Manhattan distance 3. A spatial key has two bits a point in this order (the low 24
+/// bits are the diamond key).
+pub const SPATIAL: [(i32, i32); 24] = [
+    DIAMOND[0],
+    DIAMOND[1],
+    DIAMOND[2],
+    DIAMOND[3],
+    DIAMOND[4],
+    DIAMOND[5],
+    DIAMOND[6],
+    DIAMOND[7],
+    DIAMOND[8],
+    DIAMOND[9],
+    DIAMOND[10],
+    DIAMOND[11],
+    (-3, 0),
+    (0, -3),
+    (0, 3),
+    (3, 0),
+    (-2, -1),
+    (-2, 1),
+    (-1, -2),
+    (-1, 2),
+    (1, -2),
+    (1, 2),
+    (2, -1),
+    (2, 1),
+];
+
+/// The 8 symmetries as permutations of [`SPATIAL`] (entry `i` of `perm[t]` is the point that
+/// point `i` moves to).
+fn spatial_symmetries() -> &'static [[u8; 24]; 8] {
+    static PERMS: OnceLock<[[u8; 24]; 8]> = OnceLock::new();
+    PERMS.get_or_init(|| {
+        let mut perm = [[0u8; 24]; 8];
+        for (t, row) in perm.iter_mut().enumerate() {
+            for (i, &(r, c)) in SPATIAL.iter().enumerate() {
+                let image = crate::pattern3::orient(t as u8, r, c);
+                row[i] = SPATIAL.iter().position(|&x| x == image).expect("a point") as u8;
+            }
+        }
+        perm
+    })
+}
+
+/// The spatial key of the empty point `p` with the colours as they stand (codes as in the 3x3
+/// window), given its diamond key.
+#[must_use]
+pub fn spatial_key(board: &PlayoutBoard, p: Point, diamond: u32) -> u64 {
+    let mut key = u64::from(diamond);
+    for (i, &(dr, dc)) in SPATIAL.iter().enumerate().skip(12) {
+        key |= u64::from(board.code_at(p, dr, dc)) << (2 * i);
+    }
+    key
+}
+
+/// The smallest key among the 8 images of a spatial key.
+#[must_use]
+pub fn canonical_spatial(key: u64) -> u64 {
+    spatial_symmetries()
+        .iter()
+        .map(|perm| {
+            let mut out = 0u64;
+            for (i, &j) in perm.iter().enumerate() {
+                out |= ((key >> (2 * i)) & 3) << (2 * j);
+            }
+            out
+        })
+        .min()
+        .expect("eight symmetries")
+}
+
+/// A spatial key with the colours swapped.
+#[must_use]
+pub fn swap_spatial_colours(key: u64) -> u64 {
+    swap_key_colours(key, 24)
 }
 
 /// The 3x3 windows up to symmetry: the class of every key and the smallest key of each class.
@@ -211,7 +348,7 @@ pub fn canonical_pat3(key: u16) -> u16 {
 
 /// How many values each group has.
 #[must_use]
-pub fn group_sizes() -> [usize; 8] {
+pub fn group_sizes() -> [usize; 9] {
     [
         Pat3Classes::get().key.len(),
         2,
@@ -221,6 +358,7 @@ pub fn group_sizes() -> [usize; 8] {
         FAR - 1,
         FAR - 1,
         5,
+        OWNER_BUCKETS,
     ]
 }
 
@@ -241,11 +379,11 @@ pub fn features(
     last: Option<Point>,
     last2: Option<Point>,
 ) -> Features {
-    features_from(board, p, &board.move_features(p), last, last2)
+    features_from(board, p, &board.move_features(p), last, last2, None)
 }
 
 /// [`features`] with the move's tactical features `f` (`board.move_features(p)`) already read,
-/// as the tree's priors have them.
+/// as the tree's priors have them, and the `owner` value from `owner` when given.
 #[must_use]
 pub fn features_from(
     board: &PlayoutBoard,
@@ -253,8 +391,12 @@ pub fn features_from(
     f: &MoveFeatures,
     last: Option<Point>,
     last2: Option<Point>,
+    owner: Option<&OwnerMap>,
 ) -> Features {
-    let mut v = [NONE; 8];
+    let mut v = [NONE; 9];
+    if let Some(o) = owner {
+        v[OWNER] = u16::from(o.bucket(p, board.to_move()));
+    }
     let mut key = board.window_of(p);
     if board.to_move() == Color::White {
         key = swap_colours(key);
@@ -284,11 +426,14 @@ pub fn features_from(
         v[DIST_LAST2] = (distance(p, l).clamp(2, FAR) - 2) as u16;
     }
     v[LINE] = board.geometry().edge_distance(p).min(4) as u16;
-    let mut diamond = diamond_key(board, p);
+    let raw = diamond_key(board, p);
+    let mut diamond = raw;
+    let mut spatial = spatial_key(board, p, raw);
     if board.to_move() == Color::White {
         diamond = swap_diamond_colours(diamond);
+        spatial = swap_spatial_colours(spatial);
     }
-    Features(v, canonical_diamond(diamond))
+    Features(v, canonical_diamond(diamond), canonical_spatial(spatial))
 }
 
 /// Gammas per group and value (see the module docs).
@@ -298,6 +443,9 @@ pub struct MoveModel {
     pub gammas: Vec<Vec<f64>>,
     /// The gammas of the diamonds the model knows, by canonical key (any other weighs 1).
     pub diamonds: HashMap<u32, f64>,
+    /// The gammas of the spatial patterns the model knows, by canonical key; a known one stands
+    /// in for the move's diamond.
+    pub spatials: HashMap<u64, f64>,
     /// The `#` comment lines of the file (without the `#`), saying where the model came from.
     pub provenance: Vec<String>,
 }
@@ -321,6 +469,7 @@ impl MoveModel {
         MoveModel {
             gammas: group_sizes().iter().map(|&n| vec![1.0; n]).collect(),
             diamonds: HashMap::new(),
+            spatials: HashMap::new(),
             provenance: Vec::new(),
         }
     }
@@ -350,6 +499,13 @@ impl MoveModel {
         )
     }
 
+    /// Whether any `owner` gamma differs from 1 (the search then estimates the root's
+    /// ownership for it).
+    #[must_use]
+    pub fn uses_owner(&self) -> bool {
+        self.gammas[OWNER].iter().any(|&g| g != 1.0)
+    }
+
     /// The strength of a move with features `f`: the product of its values' gammas.
     #[must_use]
     pub fn strength(&self, f: &Features) -> f64 {
@@ -359,7 +515,12 @@ impl MoveModel {
                 s *= self.gammas[g][usize::from(v)];
             }
         }
-        if !self.diamonds.is_empty() {
+        if let Some(&d) = (!self.spatials.is_empty())
+            .then(|| self.spatials.get(&f.2))
+            .flatten()
+        {
+            s *= d;
+        } else if !self.diamonds.is_empty() {
             if let Some(&d) = self.diamonds.get(&f.1) {
                 s *= d;
             }
@@ -412,6 +573,17 @@ impl MoveModel {
                 model.diamonds.insert(key, positive(gamma)?);
                 continue;
             }
+            if group == "spatial" {
+                let key = u64::from_str_radix(value.trim_start_matches("0x"), 16)
+                    .ok()
+                    .filter(|&k| k < 1 << 48)
+                    .ok_or_else(|| bad("spatial value is not a 48-bit hex key"))?;
+                if canonical_spatial(key) != key {
+                    return Err(bad("spatial key is not canonical"));
+                }
+                model.spatials.insert(key, positive(gamma)?);
+                continue;
+            }
             let g = GROUPS
                 .iter()
                 .position(|&x| x == group)
@@ -461,6 +633,11 @@ impl MoveModel {
         for (key, gamma) in diamonds {
             let _ = writeln!(out, "diamond {key:06x} {gamma:.6}");
         }
+        let mut spatials: Vec<(&u64, &f64)> = self.spatials.iter().collect();
+        spatials.sort_unstable_by_key(|(k, _)| **k);
+        for (key, gamma) in spatials {
+            let _ = writeln!(out, "spatial {key:012x} {gamma:.6}");
+        }
         out
     }
 }
@@ -472,37 +649,59 @@ pub struct TrainingPosition {
     pub played: usize,
 }
 
+/// A sparse pattern with a gamma of its own in [`fit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Sparse {
+    Diamond(u32),
+    Spatial(u64),
+}
+
 /// Fits gammas to the positions by minorization-maximization (Coulom 2007), one group at a time,
 /// `rounds` times over all groups, with a prior of one virtual win and one virtual loss against a
 /// gamma-1 opponent for every value (so values never seen stay near 1). Diamonds are a group of
 /// their own when `diamond_min` > 0: those among at least `diamond_min` candidates of the
-/// positions get a gamma. Returns the model and the mean log-likelihood of the played moves after
-/// each round.
+/// positions get a gamma. Spatial patterns likewise with `spatial_min`; a candidate whose
+/// spatial pattern has a gamma is scored by it and not by its diamond (as
+/// [`MoveModel::strength`] does). Returns the model and the mean log-likelihood of the played
+/// moves after each round.
 #[must_use]
 pub fn fit(
     positions: &[TrainingPosition],
     rounds: usize,
     diamond_min: usize,
+    spatial_min: usize,
 ) -> (MoveModel, Vec<f64>) {
     let mut model = MoveModel::uniform();
     let sizes = group_sizes();
-    // The diamonds with a gamma, and each candidate's index among them (u32::MAX: none).
-    let mut keys: Vec<u32> = Vec::new();
+    // The sparse patterns with a gamma, and each candidate's index among them (u32::MAX: none).
+    let mut keys: Vec<Sparse> = Vec::new();
     let mut index: Vec<Vec<u32>> = Vec::new();
-    if diamond_min > 0 {
-        let mut count: HashMap<u32, usize> = HashMap::new();
+    if diamond_min > 0 || spatial_min > 0 {
+        let mut diamonds: HashMap<u32, usize> = HashMap::new();
+        let mut spatials: HashMap<u64, usize> = HashMap::new();
         for pos in positions {
             for f in &pos.candidates {
-                *count.entry(f.1).or_default() += 1;
+                if diamond_min > 0 {
+                    *diamonds.entry(f.1).or_default() += 1;
+                }
+                if spatial_min > 0 {
+                    *spatials.entry(f.2).or_default() += 1;
+                }
             }
         }
-        keys = count
+        keys = diamonds
             .into_iter()
             .filter(|&(_, n)| n >= diamond_min)
-            .map(|(k, _)| k)
+            .map(|(k, _)| Sparse::Diamond(k))
+            .chain(
+                spatials
+                    .into_iter()
+                    .filter(|&(_, n)| n >= spatial_min)
+                    .map(|(k, _)| Sparse::Spatial(k)),
+            )
             .collect();
         keys.sort_unstable();
-        let at: HashMap<u32, u32> = keys
+        let at: HashMap<Sparse, u32> = keys
             .iter()
             .enumerate()
             .map(|(i, &k)| (k, i as u32))
@@ -512,23 +711,28 @@ pub fn fit(
             .map(|pos| {
                 pos.candidates
                     .iter()
-                    .map(|f| at.get(&f.1).copied().unwrap_or(u32::MAX))
+                    .map(|f| {
+                        at.get(&Sparse::Spatial(f.2))
+                            .or_else(|| at.get(&Sparse::Diamond(f.1)))
+                            .copied()
+                            .unwrap_or(u32::MAX)
+                    })
                     .collect()
             })
             .collect();
     }
-    let mut diamond = vec![1.0f64; keys.len()];
+    let mut sparse = vec![1.0f64; keys.len()];
     // The strength of candidate `j` of position `i` with the current gammas.
-    let strength = |model: &MoveModel, diamond: &[f64], i: usize, j: usize| {
+    let strength = |model: &MoveModel, sparse: &[f64], i: usize, j: usize| {
         let s = model.strength(&positions[i].candidates[j]);
         match index.get(i).map(|v| v[j]) {
-            Some(d) if d != u32::MAX => s * diamond[d as usize],
+            Some(d) if d != u32::MAX => s * sparse[d as usize],
             _ => s,
         }
     };
     // Wins: how often each value is a feature of the played move.
     let mut wins: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![0.0; n]).collect();
-    let mut diamond_wins = vec![0.0f64; keys.len()];
+    let mut sparse_wins = vec![0.0f64; keys.len()];
     for (i, pos) in positions.iter().enumerate() {
         for (g, &v) in pos.candidates[pos.played].0.iter().enumerate() {
             if v != NONE {
@@ -537,7 +741,7 @@ pub fn fit(
         }
         if let Some(&d) = index.get(i).map(|v| &v[pos.played]) {
             if d != u32::MAX {
-                diamond_wins[d as usize] += 1.0;
+                sparse_wins[d as usize] += 1.0;
             }
         }
     }
@@ -548,23 +752,37 @@ pub fn fit(
             *gamma = (wins[v] + 1.0) / (den[v] + 2.0 / (*gamma + 1.0));
         }
     };
+    let install = |model: &mut MoveModel, sparse: &[f64]| {
+        model.diamonds.clear();
+        model.spatials.clear();
+        for (&k, &gamma) in keys.iter().zip(sparse) {
+            match k {
+                Sparse::Diamond(d) => {
+                    model.diamonds.insert(d, gamma);
+                }
+                Sparse::Spatial(x) => {
+                    model.spatials.insert(x, gamma);
+                }
+            }
+        }
+    };
     let mut history = Vec::with_capacity(rounds);
     for _ in 0..rounds {
         for g in 0..=GROUPS.len() {
-            let diamonds = g == GROUPS.len();
-            if diamonds && keys.is_empty() {
+            let is_sparse = g == GROUPS.len();
+            if is_sparse && keys.is_empty() {
                 continue;
             }
-            let mut den = vec![0.0f64; if diamonds { keys.len() } else { sizes[g] }];
+            let mut den = vec![0.0f64; if is_sparse { keys.len() } else { sizes[g] }];
             for (i, pos) in positions.iter().enumerate() {
                 let total: f64 = (0..pos.candidates.len())
-                    .map(|j| strength(&model, &diamond, i, j))
+                    .map(|j| strength(&model, &sparse, i, j))
                     .sum();
                 for (j, f) in pos.candidates.iter().enumerate() {
-                    let (v, gamma) = if diamonds {
+                    let (v, gamma) = if is_sparse {
                         match index[i][j] {
                             u32::MAX => continue,
-                            d => (d as usize, diamond[d as usize]),
+                            d => (d as usize, sparse[d as usize]),
                         }
                     } else {
                         match f.0[g] {
@@ -572,21 +790,22 @@ pub fn fit(
                             v => (usize::from(v), model.gammas[g][usize::from(v)]),
                         }
                     };
-                    den[v] += strength(&model, &diamond, i, j) / gamma / total;
+                    den[v] += strength(&model, &sparse, i, j) / gamma / total;
                 }
             }
-            if diamonds {
-                step(&mut diamond, &diamond_wins, &den);
+            if is_sparse {
+                step(&mut sparse, &sparse_wins, &den);
             } else {
                 step(&mut model.gammas[g], &wins[g], &den);
             }
         }
-        // (`model` itself has no diamonds while it is fitted: `strength` above adds them.)
+        // (`model` itself has no sparse patterns while it is fitted: `strength` above adds
+        // them.)
         let mut scored = model.clone();
-        scored.diamonds = keys.iter().copied().zip(diamond.iter().copied()).collect();
+        install(&mut scored, &sparse);
         history.push(log_likelihood(&scored, positions));
     }
-    model.diamonds = keys.iter().copied().zip(diamond.iter().copied()).collect();
+    install(&mut model, &sparse);
     (model, history)
 }
 
@@ -769,7 +988,7 @@ mod tests {
         truth.gammas[SELF_ATARI][0] = 0.1;
         truth.gammas[PAT3][3] = 4.0;
         let positions = sample_positions(&truth, 9, 4000, 20, |rng, _, _| {
-            let mut v = [NONE; 8];
+            let mut v = [NONE; 9];
             v[PAT3] = [3, 7, 11][rng.below(3) as usize];
             if rng.below(5) == 0 {
                 v[CAPTURE] = 0;
@@ -777,9 +996,9 @@ mod tests {
             if rng.below(4) == 0 {
                 v[SELF_ATARI] = 0;
             }
-            Features(v, 0)
+            Features(v, 0, 0)
         });
-        let (model, history) = fit(&positions, 30, 0);
+        let (model, history) = fit(&positions, 30, 0, 0);
         assert!(
             history.windows(2).all(|w| w[1] >= w[0] - 1e-9),
             "{history:?}"
@@ -829,6 +1048,36 @@ mod tests {
                     assert_eq!(canon, *images.iter().min().unwrap());
                     for k in images {
                         assert_eq!(canonical_diamond(k), canon);
+                    }
+                    // The spatial key likewise, over its 24 points.
+                    let wide = spatial_key(&pb, p, key);
+                    for (i, &(dr, dc)) in SPATIAL.iter().enumerate() {
+                        let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
+                        let want = if r < 0 || c < 0 || r >= rows as i32 || c >= cols as i32 {
+                            3
+                        } else {
+                            match board.color_at(Point::new(r as usize, c as usize)) {
+                                None => 0,
+                                Some(Color::Black) => 1,
+                                Some(Color::White) => 2,
+                            }
+                        };
+                        assert_eq!((wide >> (2 * i)) & 3, want, "{p:?} offset {dr},{dc}");
+                    }
+                    let canon = canonical_spatial(wide);
+                    let images: Vec<u64> = spatial_symmetries()
+                        .iter()
+                        .map(|q| {
+                            let mut out = 0u64;
+                            for (i, &j) in q.iter().enumerate() {
+                                out |= ((wide >> (2 * i)) & 3) << (2 * j);
+                            }
+                            out
+                        })
+                        .collect();
+                    assert_eq!(canon, *images.iter().min().unwrap());
+                    for k in images {
+                        assert_eq!(canonical_spatial(k), canon);
                     }
                 }
                 let moves = board.legal_moves();
@@ -904,7 +1153,7 @@ mod tests {
         truth.gammas[CAPTURE][0] = 3.0;
         truth.diamonds.insert(11, 5.0);
         let positions = sample_positions(&truth, 4, 3000, 15, |rng, n, j| {
-            let mut v = [NONE; 8];
+            let mut v = [NONE; 9];
             if rng.below(4) == 0 {
                 v[CAPTURE] = 0;
             }
@@ -914,9 +1163,9 @@ mod tests {
             } else {
                 [11, 22, 33][rng.below(3) as usize]
             };
-            Features(v, key)
+            Features(v, key, 0)
         });
-        let (model, history) = fit(&positions, 20, 2);
+        let (model, history) = fit(&positions, 20, 2, 0);
         assert!(
             history.windows(2).all(|w| w[1] >= w[0] - 1e-9),
             "{history:?}"
@@ -930,5 +1179,77 @@ mod tests {
         let mut plain = model.clone();
         plain.diamonds.clear();
         assert!(log_likelihood(&model, &positions) > log_likelihood(&plain, &positions) + 0.05);
+    }
+
+    #[test]
+    fn fit_prefers_the_spatial_pattern_to_the_diamond() {
+        // Two spatial patterns share one diamond; the truth weighs the first 6 times the second.
+        // With spatial patterns the fit tells them apart (and the model's strength uses them
+        // before the diamond); with diamonds alone it cannot.
+        let [a, b, c] = [1u64 << 30 | 7, 2 << 30 | 7, 3 << 30 | 8].map(canonical_spatial);
+        let mut truth = MoveModel::uniform();
+        truth.spatials.insert(a, 6.0);
+        truth.spatials.insert(b, 1.0);
+        let positions = sample_positions(&truth, 9, 3000, 12, |rng, _, _| {
+            let (wide, diamond) = [(a, 7), (b, 7), (c, 8)][rng.below(3) as usize];
+            Features([NONE; 9], diamond, wide)
+        });
+        let (model, _) = fit(&positions, 20, 2, 2);
+        assert_eq!(model.spatials.len(), 3, "{:?}", model.spatials);
+        let ratio = model.spatials[&a] / model.spatials[&b];
+        assert!((ratio / 6.0 - 1.0).abs() < 0.15, "{ratio}");
+        let (diamonds_only, _) = fit(&positions, 20, 2, 0);
+        assert!(diamonds_only.spatials.is_empty());
+        assert!(
+            log_likelihood(&model, &positions) > log_likelihood(&diamonds_only, &positions) + 0.05
+        );
+        // The text format keeps the spatial gammas.
+        let back = MoveModel::parse(&model.to_text()).unwrap();
+        for (k, g) in &model.spatials {
+            assert!((back.spatials[k] / g - 1.0).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn owner_buckets_follow_the_ownership_estimate() {
+        // Black's living corner on 7x7 (the ownership module's example): its inside is Black's
+        // in nearly every playout, the open right side is contested. The buckets are the shares
+        // in eighths, for each side to move, and `features_from` reads the mover's.
+        let setup: crate::Setup = "..X.XO.\n.OXXXO.\n..XOOO.\nXXXO...\n.XOO...\nXXO....\n.XO....\n"
+            .parse()
+            .unwrap();
+        let board = crate::Board::from_setup(setup, crate::Rules::STANDARD).unwrap();
+        let o = crate::ownership::Ownership::estimate(&board, 256);
+        let map = OwnerMap::from_ownership(&o);
+        let g = *board.geometry();
+        for p in g.points() {
+            for c in [Color::Black, Color::White] {
+                let want = ((o.share(p, c) * 8.0) as usize).min(7) as u8;
+                assert_eq!(map.bucket(p, c), want);
+            }
+        }
+        let inside = Point::new(6, 0);
+        assert_eq!(map.bucket(inside, Color::Black), 7);
+        assert_eq!(map.bucket(inside, Color::White), 0);
+        let pb = crate::mcts::playout_board(&board);
+        let f = features_from(
+            &pb,
+            inside,
+            &pb.move_features(inside),
+            None,
+            None,
+            Some(&map),
+        );
+        assert_eq!(f.0[OWNER], u16::from(map.bucket(inside, pb.to_move())));
+        assert_eq!(features(&pb, inside, None, None).0[OWNER], NONE);
+        // A model with owner gammas says so, and keeps them through its text.
+        let mut m = MoveModel::uniform();
+        assert!(!m.uses_owner());
+        m.gammas[OWNER][7] = 0.1;
+        assert!(m.uses_owner());
+        assert_eq!(
+            MoveModel::parse(&m.to_text()).unwrap().gammas[OWNER][7],
+            0.1
+        );
     }
 }

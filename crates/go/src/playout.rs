@@ -47,7 +47,7 @@ use crate::board::Rules;
 use crate::rng::Rng;
 
 pub use board::PlayoutBoard;
-pub use policy::{MoveFeatures, PlayoutWeights};
+pub use policy::{MoveFeatures, PlayoutWeights, PolicyOptions};
 
 /// What a playout is played under.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -81,6 +81,10 @@ pub struct SearchLimits {
     pub fresh_seed: bool,
     /// Last good reply in the playouts ([`mcts::SearchConfig::last_good_reply`]).
     pub last_good_reply: bool,
+    /// Two-liberty fights in the playouts ([`mcts::SearchConfig::two_liberties`]).
+    pub two_liberties: bool,
+    /// The hand-set priors besides the model's ([`mcts::SearchConfig::hand_priors`]).
+    pub hand_priors: bool,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -336,6 +340,8 @@ impl Engine {
             model_weight: self.limits.model_weight,
             playout_remote: self.limits.playout_remote,
             last_good_reply: self.limits.last_good_reply,
+            two_liberties: self.limits.two_liberties,
+            hand_priors: self.limits.hand_priors,
         };
         mcts::search(&board, passes, &config)
     }
@@ -468,6 +474,8 @@ impl Engine {
             model_weight: self.limits.model_weight,
             playout_remote: self.limits.playout_remote,
             last_good_reply: self.limits.last_good_reply,
+            two_liberties: self.limits.two_liberties,
+            hand_priors: self.limits.hand_priors,
         };
         let result = if self.limits.tree_reuse {
             let mut kept = self

@@ -78,6 +78,15 @@ pub struct Args {
     /// stone in a won playout is tried again as the answer to it
     #[arg(long = "last-good-reply", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub last_good_reply: bool,
+    /// Playouts fight chains of two liberties around the opponent's last stone: an atari that
+    /// catches the last stone's chain in a ladder, or the defence of an own chain that one would
+    /// catch
+    #[arg(long = "two-liberties", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub two_liberties: bool,
+    /// Michi's hand-set priors (captures, shapes, nearness to the last move, ...) next to the
+    /// model's; false leaves a new child the even prior and the model's alone
+    #[arg(long = "hand-priors", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub hand_priors: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -105,6 +114,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tree_reuse: args.tree_reuse,
         fresh_seed: args.fresh_seed,
         last_good_reply: args.last_good_reply,
+        two_liberties: args.two_liberties,
+        hand_priors: args.hand_priors,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -728,6 +739,8 @@ mod tests {
             tree_reuse: true,
             fresh_seed: false,
             last_good_reply: false,
+            two_liberties: false,
+            hand_priors: true,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)

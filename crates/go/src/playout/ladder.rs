@@ -25,7 +25,7 @@ thread_local! {
 }
 
 /// A scratch copy of `board` with the slot `x` played, handed to `f`.
-fn after<T>(board: &PlayoutBoard, x: usize, f: impl FnOnce(&PlayoutBoard) -> T) -> T {
+pub(super) fn after<T>(board: &PlayoutBoard, x: usize, f: impl FnOnce(&PlayoutBoard) -> T) -> T {
     let mut b = SCRATCH
         .with(|s| s.borrow_mut().pop())
         .unwrap_or_else(|| Box::new(board.clone()));

@@ -64,6 +64,17 @@ impl PlayoutWeights {
     }
 }
 
+/// What [`PlayoutBoard::policy_move_with`] adds to the plain policy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PolicyOptions<'a> {
+    /// A move tried after the tactical replies (the last good reply).
+    pub suggested: Option<Point>,
+    /// Weights of the shapes around the last stone instead of MoGo's.
+    pub weights: Option<&'a PlayoutWeights>,
+    /// Fights of two liberties around the last stone ([`PlayoutBoard::two_liberty_reply`]).
+    pub two_liberties: bool,
+}
+
 impl PlayoutBoard {
     /// A move for the side to move with two tactical replies to the opponent's last stone `last`
     /// before the random choice: capture the chain of `last` when it is in atari; else, for an own
@@ -94,7 +105,7 @@ impl PlayoutBoard {
     /// those that match a MoGo 3x3 shape ([`crate::pattern3`]), are legal, are not an own eye and
     /// are no big self-atari; then [`PlayoutBoard::tactical_move`]'s random choice.
     pub fn policy_move(&mut self, rng: &mut Rng, last: Option<Point>) -> Move {
-        self.policy_move_with(rng, last, None, None)
+        self.policy_move_with(rng, last, &PolicyOptions::default())
     }
 
     /// [`PlayoutBoard::policy_move`] with a suggested move tried after the tactical replies to
@@ -107,7 +118,14 @@ impl PlayoutBoard {
         last: Option<Point>,
         suggested: Option<Point>,
     ) -> Move {
-        self.policy_move_with(rng, last, suggested, None)
+        self.policy_move_with(
+            rng,
+            last,
+            &PolicyOptions {
+                suggested,
+                ..PolicyOptions::default()
+            },
+        )
     }
 
     /// [`PlayoutBoard::policy_move`] with the shapes around the opponent's last stone weighed by
@@ -120,25 +138,40 @@ impl PlayoutBoard {
         last: Option<Point>,
         weights: &PlayoutWeights,
     ) -> Move {
-        self.policy_move_with(rng, last, None, Some(weights))
+        self.policy_move_with(
+            rng,
+            last,
+            &PolicyOptions {
+                weights: Some(weights),
+                ..PolicyOptions::default()
+            },
+        )
     }
 
-    /// The three policies above in one: the tactical replies, the suggested move, the shapes
-    /// (uniform, or weighed by `weights`), the random choice.
+    /// The policies above in one: the tactical replies, the two-liberty fights (with
+    /// `options.two_liberties`, [`PlayoutBoard::two_liberty_reply`]), the suggested move, the
+    /// shapes (uniform, or weighed), the random choice.
     #[inline]
-    fn policy_move_with(
+    pub fn policy_move_with(
         &mut self,
         rng: &mut Rng,
         last: Option<Point>,
-        suggested: Option<Point>,
-        weights: Option<&PlayoutWeights>,
+        options: &PolicyOptions<'_>,
     ) -> Move {
         if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
             let l = self.slot(p);
             if let Some(s) = self.reply(l) {
                 return Move::Play(self.point(s));
             }
-            if let Some(q) = suggested.filter(|&q| self.geometry.mask().contains(q)) {
+            if options.two_liberties {
+                if let Some(s) = self.two_liberty_reply(rng, l) {
+                    return Move::Play(self.point(s));
+                }
+            }
+            if let Some(q) = options
+                .suggested
+                .filter(|&q| self.geometry.mask().contains(q))
+            {
                 let s = self.slot(q);
                 let c = code(self.to_move);
                 if self.colour[s] == EMPTY
@@ -150,7 +183,7 @@ impl PlayoutBoard {
                 }
             }
             if self.colour[l] == 3 - code(self.to_move) {
-                let shape = match weights {
+                let shape = match options.weights {
                     Some(w) => self.weighted_reply(rng, l, w),
                     None => self.pattern_reply(rng, l),
                 };
@@ -163,6 +196,148 @@ impl PlayoutBoard {
             0 => Move::Pass,
             s => Move::Play(self.point(s)),
         }
+    }
+
+    /// The fights of two liberties around the opponent's last stone on slot `l`, one move drawn
+    /// uniformly among: an atari on the last stone's chain (two liberties) that catches it in a
+    /// ladder ([`PlayoutBoard::atari_catches`]); and, for each own chain next to `l` left with two
+    /// liberties that an opponent's atari would catch, the capture of an opponent chain in atari
+    /// next to it, or a liberty whose play gives it three liberties or more. Every move is one
+    /// the side may play (legal, not the ko, no own eye, no big self-atari).
+    pub fn two_liberty_reply(&self, rng: &mut Rng, l: usize) -> Option<usize> {
+        let me = code(self.to_move);
+        let opp = 3 - me;
+        let ko = self.ko as usize;
+        if self.colour[l] != opp {
+            return None;
+        }
+        let mut chosen = None;
+        let mut seen = 0;
+        let mut offer = |x: usize, rng: &mut Rng| {
+            seen += 1;
+            if rng.below(seen) == 0 {
+                chosen = Some(x);
+            }
+        };
+        let playable = |x: usize| x != ko && self.acceptable(x, me) && !self.self_atari(x, me);
+        // Attack the last stone's chain.
+        let (n, libs) = self.liberties3(self.root(l));
+        if n == 2 {
+            for x in libs {
+                if playable(x) && self.atari_catches(l, x) {
+                    offer(x, rng);
+                }
+            }
+        }
+        // Defend own chains next to it.
+        let mut roots = [0usize; 4];
+        for (i, q) in self.neighbours(l).into_iter().enumerate() {
+            if self.colour[q] != me {
+                continue;
+            }
+            let r = self.root(q);
+            if roots[..i].contains(&r) {
+                continue;
+            }
+            roots[i] = r;
+            let (n, libs) = self.liberties3(r);
+            if n != 2 || !self.in_danger(q, libs) {
+                continue;
+            }
+            let mut t = r;
+            loop {
+                for x in self.neighbours(t) {
+                    if self.colour[x] == opp {
+                        if let Some(y) = self.atari_liberty(self.root(x)).filter(|&y| y != ko) {
+                            offer(y, rng);
+                        }
+                    }
+                }
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+            for x in libs {
+                if playable(x) && self.liberties_after(x, me) >= 3 {
+                    offer(x, rng);
+                }
+            }
+        }
+        chosen
+    }
+
+    /// Whether the opponent of the side to move, playing one of `libs` (the two liberties of the
+    /// side's chain through slot `q`), puts that chain in atari and catches it in a ladder.
+    fn in_danger(&self, q: usize, libs: [usize; 2]) -> bool {
+        // An atari at one liberty needs a read only when the opponent may play it and the
+        // extension at the other would leave the chain two liberties or fewer (most chains in
+        // the open run out to three, and a liberty that is an own eye cannot be played).
+        let me = code(self.to_move);
+        let opp = 3 - me;
+        let needs_read = |x: usize, other: usize| {
+            self.is_legal_empty(x, opp) && self.liberties_after_without(other, me, x) < 3
+        };
+        if !needs_read(libs[0], libs[1]) && !needs_read(libs[1], libs[0]) {
+            return false;
+        }
+        super::ladder::after(self, 0, |b| {
+            libs.into_iter()
+                .any(|x| x != b.ko as usize && b.is_legal_empty(x, opp) && b.atari_catches(q, x))
+        })
+    }
+
+    /// Liberties, up to three, of the chain that `c` makes playing the empty slot `s` (its empty
+    /// neighbours and the liberties of the own chains it joins, `s` aside); a capture counts as
+    /// three.
+    pub(super) fn liberties_after(&self, s: usize, c: u8) -> usize {
+        self.liberties_after_without(s, c, s)
+    }
+
+    /// [`PlayoutBoard::liberties_after`] with the empty slot `without` not counted as a liberty
+    /// (as if the opponent held it).
+    fn liberties_after_without(&self, s: usize, c: u8, without: usize) -> usize {
+        let mut found = [0usize; 3];
+        let mut n = 0;
+        let mut add = |x: usize, n: &mut usize| {
+            if x != s && x != without && !found[..*n].contains(&x) {
+                found[*n] = x;
+                *n += 1;
+            }
+            *n >= 3
+        };
+        let nbrs = self.neighbours(s);
+        for &q in &nbrs {
+            match self.colour[q] {
+                EMPTY if add(q, &mut n) => return 3,
+                k if k == 3 - c && self.in_atari(self.root(q)) => return 3,
+                _ => {}
+            }
+        }
+        let mut roots = [0usize; 4];
+        for (i, &q) in nbrs.iter().enumerate() {
+            if self.colour[q] != c {
+                continue;
+            }
+            let r = self.root(q);
+            if roots[..i].contains(&r) {
+                continue;
+            }
+            roots[i] = r;
+            let mut t = r;
+            loop {
+                for x in self.neighbours(t) {
+                    if self.colour[x] == EMPTY && add(x, &mut n) {
+                        return 3;
+                    }
+                }
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+        }
+        n
     }
 
     /// The weighted draw of [`PlayoutBoard::policy_move_weighted`] around slot `l`; `None` when
@@ -587,6 +762,81 @@ mod tests {
         // Without B4 the ladder along the edge catches it: no tactical reply (a random move).
         let b = from_diagram(".....\n.....\n.....\nXO...\nXO...\n", Color::Black);
         assert_eq!(b.reply(b.slot(Point::new(3, 1))), None);
+    }
+
+    #[test]
+    fn two_liberty_fights() {
+        // Black's C7-D7 (two liberties, E7 and D6) inside White's stones on 9x9.
+        let before = ".........\n..OO.....\n.OXX.....\n..O......\n.........\n.........\n\
+                      .........\n.........\n.........\n";
+        let breaker = |d: &str| {
+            let mut rows: Vec<String> = d.lines().map(str::to_owned).collect();
+            rows[6] = "......X..".to_owned();
+            rows.join("\n") + "\n"
+        };
+        let d7 = Point::new(2, 3);
+        let c6 = Point::new(3, 2);
+        // White answers D7 with the atari at E7, which drives the chain into the ladder (the one
+        // at D6 lets it out); a black stone on G3 breaks the ladder and leaves nothing to fight.
+        let b = from_diagram(before, Color::White);
+        for seed in 0..8 {
+            let x = b.two_liberty_reply(&mut Rng::new(seed), b.slot(d7));
+            assert_eq!(x, Some(b.slot(Point::new(2, 4))));
+        }
+        let b = from_diagram(&breaker(before), Color::White);
+        assert_eq!(b.two_liberty_reply(&mut Rng::new(1), b.slot(d7)), None);
+        // Black, after White's C6, defends the chain at E7 or D6 (three liberties or more each);
+        // with the breaker no atari catches it and Black need not answer.
+        let b = from_diagram(before, Color::Black);
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..32 {
+            let x = b.two_liberty_reply(&mut Rng::new(seed), b.slot(c6));
+            seen.insert(x.map(|s| b.point(s)));
+        }
+        let expected: std::collections::BTreeSet<_> =
+            [Some(Point::new(2, 4)), Some(Point::new(3, 3))].into();
+        assert_eq!(seen, expected);
+        let b = from_diagram(&breaker(before), Color::Black);
+        assert_eq!(b.two_liberty_reply(&mut Rng::new(1), b.slot(c6)), None);
+    }
+
+    #[test]
+    fn liberties_after_matches_playing_the_move() {
+        // Along random playouts on 9x9 and 7x5, for every point the side to move may play:
+        // `liberties_after` is 3 when the move captures, else the liberties (up to three) of the
+        // chain the move makes, read after playing it on a copy.
+        for (rows, cols) in [(9, 9), (7, 5)] {
+            let g = Geometry::new(rows, cols).unwrap();
+            let mut rng = Rng::new(5);
+            let mut checked = 0;
+            for _ in 0..20 {
+                let mut b = PlayoutBoard::new(g);
+                let mut game = Progress::default();
+                while game.going(3 * g.area()) {
+                    let c = code(b.to_move);
+                    for i in 0..b.n_empty {
+                        let s = b.empties[i] as usize;
+                        if s == b.ko as usize || !b.is_legal_empty(s, c) {
+                            continue;
+                        }
+                        let mut after = b.clone();
+                        after.play_slot(s);
+                        let captured = after.n_empty + 1 > b.n_empty;
+                        let expected = if captured {
+                            3
+                        } else {
+                            after.liberties3(after.root(s)).0
+                        };
+                        assert_eq!(b.liberties_after(s, c), expected);
+                        checked += 1;
+                    }
+                    let mv = b.policy_move(&mut rng, game.last);
+                    b.play(mv);
+                    game.played(mv);
+                }
+            }
+            assert!(checked > 10_000, "{checked}");
+        }
     }
 
     /// The 3x3 window of `p` read from the stone bitboards (the slow reference of `window`).
