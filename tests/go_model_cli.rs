@@ -173,6 +173,14 @@ fn fits_on_match_records() {
         .provenance
         .iter()
         .any(|l| l.contains("match records")));
+    // Every position's candidates get the ownership feature; with the sparse groups at 1 the
+    // model holds diamonds and spatial patterns, and says how it was fitted.
+    fit(&["--diamond-min", "1", "--spatial-min", "1"]);
+    let text = std::fs::read_to_string(&model).unwrap();
+    let sparse = MoveModel::parse(&text).unwrap();
+    assert!(!sparse.diamonds.is_empty() && !sparse.spatials.is_empty());
+    assert!(sparse.uses_owner(), "{text}");
+    assert!(text.contains("--diamond-min 1 --spatial-min 1"));
     // A game line that is not a match game is named.
     std::fs::write(&record, format!("{header}\n{{\"number\": 1}}\n")).unwrap();
     common::stonelab_err(

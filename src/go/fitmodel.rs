@@ -130,6 +130,7 @@ fn match_game(header: &MatchHeader, line: &str, skip: usize) -> anyhow::Result<G
         seed: 0,
         moves,
         result: g.result,
+        hand_priors: None,
     })
 }
 

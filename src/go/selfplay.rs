@@ -58,6 +58,9 @@ pub struct Args {
     /// Weight of the model's prior (see `go gtp --model-weight`)
     #[arg(long = "model-weight", value_name = "W", default_value_t = stonelab_go::mcts::PRIOR_MODEL)]
     pub model_weight: f64,
+    /// The hand-set priors next to the model's (see `go gtp --hand-priors`)
+    #[arg(long = "hand-priors", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub hand_priors: bool,
     /// JSON Lines record to write (and resume)
     #[arg(long)]
     pub out: PathBuf,
@@ -77,6 +80,10 @@ pub struct GameRecord {
     pub seed: u64,
     pub moves: Vec<String>,
     pub result: String,
+    /// Whether the hand-set priors applied (`--hand-priors`, or no model); absent in records
+    /// from before the option, which used them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand_priors: Option<bool>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -101,18 +108,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let g: GameRecord = serde_json::from_str(line).with_context(|| {
                 format!("{} line {}: not a selfplay game", args.out.display(), n + 1)
             })?;
-            if (g.size.as_str(), g.komi, g.playouts, g.random_moves, g.seed)
-                != (
-                    size.as_str(),
-                    args.komi,
-                    args.playouts,
-                    args.random_moves,
-                    args.seed,
-                )
-            {
+            let hand = g.hand_priors.unwrap_or(true);
+            if (
+                g.size.as_str(),
+                g.komi,
+                g.playouts,
+                g.random_moves,
+                g.seed,
+                hand,
+            ) != (
+                size.as_str(),
+                args.komi,
+                args.playouts,
+                args.random_moves,
+                args.seed,
+                args.hand_priors || model.is_none(),
+            ) {
                 bail!(
                     "{} holds games of other settings (game {}: {} komi {} playouts {} \
-                     random moves {} seed {}); write to a new file",
+                     random moves {} seed {} hand priors {hand}); write to a new file",
                     args.out.display(),
                     g.game,
                     g.size,
@@ -211,7 +225,7 @@ fn play_game(
             playout_remote: None,
             last_good_reply: false,
             two_liberties: false,
-            hand_priors: true,
+            hand_priors: args.hand_priors,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();
@@ -241,6 +255,7 @@ fn play_game(
         seed: args.seed,
         moves,
         result,
+        hand_priors: Some(args.hand_priors || model.is_none()),
     }
 }
 

@@ -62,8 +62,10 @@ pub const PRIOR_EMPTY_AREA: (u16, u16) = (10, 0);
 pub const PRIOR_THIRD_LINE: (u16, u16) = (10, 10);
 /// With a learned move model ([`SearchConfig::model`]): a child whose move the model gives
 /// probability `p` among its siblings also starts with `w * sqrt(p)` virtual wins, `w` =
-/// [`SearchConfig::model_weight`], by default this (Michi's weighting of its large patterns).
-pub const PRIOR_MODEL: f64 = 100.0;
+/// [`SearchConfig::model_weight`], by default this (twice Michi's weighting of its large
+/// patterns; Pachi gives its pattern prior 210 on 9x9). Measured in BENCHMARKS (session 25)
+/// with the model in place of the hand-set priors ([`SearchConfig::hand_priors`] false).
+pub const PRIOR_MODEL: f64 = 200.0;
 
 /// What one search is asked to do.
 #[derive(Clone, Debug)]
@@ -98,8 +100,11 @@ pub struct SearchConfig {
     /// ([`PlayoutBoard::two_liberty_reply`]) after the capture and save replies.
     pub two_liberties: bool,
     /// The hand-set priors ([`PRIOR_CAPTURE_ONE`] and after) besides [`PRIOR_EVEN`] and the
-    /// model's; without them (false) a child starts from the even prior and the model's alone,
-    /// as Pachi's children start from its pattern prior.
+    /// model's below the root; without them (false) and with a model a child starts from the
+    /// even prior and the model's alone, as Pachi's children start from its pattern prior. The
+    /// children of a new tree's root always get them (the configuration measured in BENCHMARKS,
+    /// session 25; a root kept from the previous move's tree keeps its children as they were),
+    /// and without a model every child does.
     pub hand_priors: bool,
 }
 
@@ -307,10 +312,12 @@ pub fn search_reusing(
                         },
                         config.komi,
                         seed,
-                        config
-                            .model
-                            .clone()
-                            .map(|m| (m, config.model_weight, owner.clone())),
+                        config.model.clone().map(|model| TreeModel {
+                            model,
+                            weight: config.model_weight,
+                            owner: owner.clone(),
+                            hand_priors: config.hand_priors,
+                        }),
                     );
                     if let Some(old) = old {
                         tree.nodes = old;
@@ -322,7 +329,6 @@ pub fn search_reusing(
                         tree.lgr = Some(vec![PASS; 2 * BITS]);
                     }
                     tree.two_liberties = config.two_liberties;
-                    tree.hand_priors = config.hand_priors;
 
                     tree.run(quota, config.deadline, stop, watch);
                     tree
@@ -436,8 +442,6 @@ struct Tree {
     lgr: Option<Vec<u16>>,
     /// [`SearchConfig::two_liberties`].
     two_liberties: bool,
-    /// [`SearchConfig::hand_priors`].
-    hand_priors: bool,
     komi: f64,
     rng: Rng,
     playouts: u64,
@@ -449,9 +453,16 @@ struct Tree {
     cap: usize,
 }
 
-/// A tree's move model: the model, the weight of its prior, and the root's ownership buckets
-/// for its `owner` feature when it has one.
-type TreeModel = (Arc<MoveModel>, f64, Option<Arc<movemodel::OwnerMap>>);
+/// A tree's move model and how its prior is given.
+struct TreeModel {
+    model: Arc<MoveModel>,
+    /// [`SearchConfig::model_weight`].
+    weight: f64,
+    /// The root's ownership buckets for the model's `owner` feature, when it has one.
+    owner: Option<Arc<movemodel::OwnerMap>>,
+    /// [`SearchConfig::hand_priors`].
+    hand_priors: bool,
+}
 
 impl Tree {
     fn new(
@@ -475,7 +486,6 @@ impl Tree {
             weights: None,
             lgr: None,
             two_liberties: false,
-            hand_priors: true,
             komi,
             rng: Rng::new(seed),
             playouts: 0,
@@ -496,16 +506,18 @@ impl Tree {
             })
             .collect();
         let root = tree.root.clone();
-        tree.push_children(&root, &points, (last, last2));
+        tree.push_children(&root, &points, (last, last2), true);
         tree
     }
 
-    /// Adds the children of the moves `points` and a pass, with their priors.
+    /// Adds the children of the moves `points` and a pass, with their priors: the hand-set ones
+    /// when `root` (a new tree's root) or the model's [`TreeModel::hand_priors`] asks for them.
     fn push_children(
         &mut self,
         board: &PlayoutBoard,
         points: &[Point],
         (last, last2): (Option<Point>, Option<Point>),
+        root: bool,
     ) {
         let to_move = board.to_move();
         let first = self.nodes.len();
@@ -518,10 +530,16 @@ impl Tree {
                 board,
                 f,
                 last,
-                self.hand_priors,
+                root || self.model.as_ref().is_none_or(|m| m.hand_priors),
             ));
         }
-        if let Some((model, weight, owner)) = &self.model {
+        if let Some(TreeModel {
+            model,
+            weight,
+            owner,
+            ..
+        }) = &self.model
+        {
             let strengths: Vec<f64> = points
                 .iter()
                 .zip(&tactics)
@@ -754,7 +772,7 @@ impl Tree {
             .points()
             .filter(|&p| board.is_legal(p) && !board.is_eye_of(p, to_move))
             .collect();
-        self.push_children(board, &points, last);
+        self.push_children(board, &points, last, false);
         let count = self.nodes.len() - first;
         let n = &mut self.nodes[node];
         n.expanded = true;
@@ -1004,7 +1022,12 @@ mod tests {
             &moves,
             7.0,
             1,
-            Some((Arc::new(model), PRIOR_MODEL, None)),
+            Some(TreeModel {
+                model: Arc::new(model),
+                weight: 100.0,
+                owner: None,
+                hand_priors: true,
+            }),
         );
         let mut corners = 0;
         for (a, b) in plain.nodes.iter().zip(&with.nodes).skip(1) {
@@ -1017,6 +1040,42 @@ mod tests {
             corners += usize::from(is_corner);
         }
         assert_eq!(corners, 4);
+    }
+
+    #[test]
+    fn without_hand_priors_a_child_has_the_even_and_the_model_prior_only() {
+        // A uniform model on the empty 9x9 board gives every move p = 1/81: with weight 90 that
+        // is 10 virtual wins, plus PRIOR_EVEN's (10, 5). A new tree's root children also get the
+        // hand-set priors (some of them differ); children added below the root get them only
+        // with `hand_priors`.
+        let board = Board::new(Geometry::new(9, 9).unwrap(), Rules::STANDARD);
+        let root = playout_board(&board);
+        let moves: Vec<Move> = board.legal_moves().iter().map(Move::Play).collect();
+        let points: Vec<Point> = board.legal_moves().iter().collect();
+        let bare_prior = |n: &Node| (n.prior_visits, n.prior_wins) == (20, 15);
+        for hand_priors in [false, true] {
+            let mut tree = Tree::new(
+                root.clone(),
+                0,
+                (None, None),
+                &moves,
+                7.0,
+                1,
+                Some(TreeModel {
+                    model: Arc::new(MoveModel::uniform()),
+                    weight: 90.0,
+                    owner: None,
+                    hand_priors,
+                }),
+            );
+            assert!(!tree.nodes[1..=81].iter().all(bare_prior));
+            let first = tree.nodes.len();
+            tree.push_children(&root, &points, (None, None), false);
+            assert_eq!(
+                tree.nodes[first..first + 81].iter().all(bare_prior),
+                !hand_priors
+            );
+        }
     }
 
     #[test]

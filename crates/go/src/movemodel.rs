@@ -475,7 +475,8 @@ impl MoveModel {
     }
 
     /// The model built into the program (`crates/go/data/model-9x9.txt`, fitted by `stonelab go
-    /// fit-model` on the project's own self-play games: its comments say how).
+    /// fit-model` on games played here, labelled by a stronger engine's moves: its comments say
+    /// how, `data/go/README.md` with which command).
     ///
     /// # Panics
     /// Never: a test parses the file.

@@ -84,8 +84,9 @@ pub struct Args {
     #[arg(long = "two-liberties", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub two_liberties: bool,
     /// Michi's hand-set priors (captures, shapes, nearness to the last move, ...) next to the
-    /// model's; false leaves a new child the even prior and the model's alone
-    #[arg(long = "hand-priors", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    /// model's; false (the default) leaves a new child the even prior and the model's alone.
+    /// Without a model (--model none) the hand-set priors always apply
+    #[arg(long = "hand-priors", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub hand_priors: bool,
 }
 
