@@ -143,16 +143,35 @@ pub const DIAMOND: [(i32, i32); 12] = [
 /// point `i` moves to).
 fn diamond_symmetries() -> &'static [[u8; 12]; 8] {
     static PERMS: OnceLock<[[u8; 12]; 8]> = OnceLock::new();
-    PERMS.get_or_init(|| {
-        let mut perm = [[0u8; 12]; 8];
-        for (t, row) in perm.iter_mut().enumerate() {
-            for (i, &(r, c)) in DIAMOND.iter().enumerate() {
-                let image = crate::pattern3::orient(t as u8, r, c);
-                row[i] = DIAMOND.iter().position(|&x| x == image).expect("a point") as u8;
-            }
+    PERMS.get_or_init(|| point_symmetries(&DIAMOND))
+}
+
+/// The 8 symmetries of the square as permutations of `points` (a set closed under them): entry
+/// `i` of `perm[t]` is the index of the point that point `i` moves to.
+fn point_symmetries<const N: usize>(points: &[(i32, i32); N]) -> [[u8; N]; 8] {
+    let mut perm = [[0u8; N]; 8];
+    for (t, row) in perm.iter_mut().enumerate() {
+        for (i, &(r, c)) in points.iter().enumerate() {
+            let image = crate::pattern3::orient(t as u8, r, c);
+            row[i] = points.iter().position(|&x| x == image).expect("a point") as u8;
         }
-        perm
-    })
+    }
+    perm
+}
+
+/// The smallest of the 8 images of a key of two bits a point under `perms`.
+fn smallest_image<const N: usize>(key: u64, perms: &[[u8; N]; 8]) -> u64 {
+    perms
+        .iter()
+        .map(|perm| {
+            let mut out = 0u64;
+            for (i, &j) in perm.iter().enumerate() {
+                out |= ((key >> (2 * i)) & 3) << (2 * j);
+            }
+            out
+        })
+        .min()
+        .expect("eight symmetries")
 }
 
 /// The diamond key of the empty point `p` with the colours as they stand (codes as in the 3x3
@@ -169,17 +188,7 @@ pub fn diamond_key(board: &PlayoutBoard, p: Point) -> u32 {
 /// The smallest key among the 8 images of a diamond key.
 #[must_use]
 pub fn canonical_diamond(key: u32) -> u32 {
-    diamond_symmetries()
-        .iter()
-        .map(|perm| {
-            let mut out = 0u32;
-            for (i, &j) in perm.iter().enumerate() {
-                out |= ((key >> (2 * i)) & 3) << (2 * j);
-            }
-            out
-        })
-        .min()
-        .expect("eight symmetries")
+    smallest_image(u64::from(key), diamond_symmetries()) as u32
 }
 
 /// A diamond key with the colours swapped.
@@ -234,16 +243,7 @@ pub const SPATIAL: [(i32, i32); 24] = [
 /// point `i` moves to).
 fn spatial_symmetries() -> &'static [[u8; 24]; 8] {
     static PERMS: OnceLock<[[u8; 24]; 8]> = OnceLock::new();
-    PERMS.get_or_init(|| {
-        let mut perm = [[0u8; 24]; 8];
-        for (t, row) in perm.iter_mut().enumerate() {
-            for (i, &(r, c)) in SPATIAL.iter().enumerate() {
-                let image = crate::pattern3::orient(t as u8, r, c);
-                row[i] = SPATIAL.iter().position(|&x| x == image).expect("a point") as u8;
-            }
-        }
-        perm
-    })
+    PERMS.get_or_init(|| point_symmetries(&SPATIAL))
 }
 
 /// The spatial key of the empty point `p` with the colours as they stand (codes as in the 3x3
@@ -260,17 +260,7 @@ pub fn spatial_key(board: &PlayoutBoard, p: Point, diamond: u32) -> u64 {
 /// The smallest key among the 8 images of a spatial key.
 #[must_use]
 pub fn canonical_spatial(key: u64) -> u64 {
-    spatial_symmetries()
-        .iter()
-        .map(|perm| {
-            let mut out = 0u64;
-            for (i, &j) in perm.iter().enumerate() {
-                out |= ((key >> (2 * i)) & 3) << (2 * j);
-            }
-            out
-        })
-        .min()
-        .expect("eight symmetries")
+    smallest_image(key, spatial_symmetries())
 }
 
 /// A spatial key with the colours swapped.

@@ -395,7 +395,7 @@ mod tests {
                         if seen.contains(p) {
                             continue;
                         }
-                        seen = seen | board.block(p);
+                        seen |= board.block(p);
                         let s = pb.slot(p);
                         let (mut nodes, mut budget) = (0, HUGE);
                         let libs = board.liberties(p).count();
