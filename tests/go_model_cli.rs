@@ -77,6 +77,13 @@ fn selfplay_records_resume_and_fit() {
         ],
         "other settings",
     );
+    // So is a model without the hand-set priors (the record's games, without a model, had them).
+    let mut builtin = base.to_vec();
+    builtin[9] = "builtin";
+    common::stonelab_err(
+        &[&builtin[..], &["--games", "5", "--hand-priors", "false"]].concat(),
+        "hand priors true",
+    );
     // Fit on the four games, one held out.
     let model = dir.join("model.txt");
     let json = common::stonelab_json(&[
