@@ -1005,9 +1005,9 @@ mod tests {
         // Along random playouts on 9x9 and 7x11, every empty point's diamond key holds the colour
         // of each of its 12 points as the reference board reads it (3 off the board), and its
         // canonical key is the smallest of its 8 images, shared by all of them.
-        let perms = diamond_symmetries();
-        let image = |key: u32, perm: &[u8; 12]| {
-            let mut out = 0u32;
+        // The image of a key under a permutation of its points (entry i: where point i goes).
+        let image = |key: u64, perm: &[u8]| {
+            let mut out = 0u64;
             for (i, &j) in perm.iter().enumerate() {
                 out |= ((key >> (2 * i)) & 3) << (2 * j);
             }
@@ -1019,9 +1019,9 @@ mod tests {
             let mut board = crate::Board::new(g, crate::Rules::STANDARD);
             for _ in 0..60 {
                 let pb = crate::mcts::playout_board(&board);
-                for p in g.points().filter(|&p| board.color_at(p).is_none()) {
-                    let key = diamond_key(&pb, p);
-                    for (i, &(dr, dc)) in DIAMOND.iter().enumerate() {
+                // Every point of `points` around `p` holds the reference board's colour code.
+                let check = |key: u64, p: Point, points: &[(i32, i32)]| {
+                    for (i, &(dr, dc)) in points.iter().enumerate() {
                         let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
                         let want = if r < 0 || c < 0 || r >= rows as i32 || c >= cols as i32 {
                             3
@@ -1034,37 +1034,26 @@ mod tests {
                         };
                         assert_eq!((key >> (2 * i)) & 3, want, "{p:?} offset {dr},{dc}");
                     }
+                };
+                for p in g.points().filter(|&p| board.color_at(p).is_none()) {
+                    let key = diamond_key(&pb, p);
+                    check(u64::from(key), p, &DIAMOND);
                     let canon = canonical_diamond(key);
-                    let images: Vec<u32> = perms.iter().map(|q| image(key, q)).collect();
+                    let images: Vec<u32> = diamond_symmetries()
+                        .iter()
+                        .map(|q| image(u64::from(key), q) as u32)
+                        .collect();
                     assert_eq!(canon, *images.iter().min().unwrap());
                     for k in images {
                         assert_eq!(canonical_diamond(k), canon);
                     }
                     // The spatial key likewise, over its 24 points.
                     let wide = spatial_key(&pb, p, key);
-                    for (i, &(dr, dc)) in SPATIAL.iter().enumerate() {
-                        let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
-                        let want = if r < 0 || c < 0 || r >= rows as i32 || c >= cols as i32 {
-                            3
-                        } else {
-                            match board.color_at(Point::new(r as usize, c as usize)) {
-                                None => 0,
-                                Some(Color::Black) => 1,
-                                Some(Color::White) => 2,
-                            }
-                        };
-                        assert_eq!((wide >> (2 * i)) & 3, want, "{p:?} offset {dr},{dc}");
-                    }
+                    check(wide, p, &SPATIAL);
                     let canon = canonical_spatial(wide);
                     let images: Vec<u64> = spatial_symmetries()
                         .iter()
-                        .map(|q| {
-                            let mut out = 0u64;
-                            for (i, &j) in q.iter().enumerate() {
-                                out |= ((wide >> (2 * i)) & 3) << (2 * j);
-                            }
-                            out
-                        })
+                        .map(|q| image(wide, q))
                         .collect();
                     assert_eq!(canon, *images.iter().min().unwrap());
                     for k in images {
@@ -1081,6 +1070,7 @@ mod tests {
             }
         }
         // The 8 permutations are distinct bijections.
+        let perms = diamond_symmetries();
         let distinct: std::collections::HashSet<_> = perms.iter().collect();
         assert_eq!(distinct.len(), 8);
         for p in perms {
