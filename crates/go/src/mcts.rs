@@ -872,14 +872,30 @@ impl Node {
             node.prior_wins += w;
         };
         add(PRIOR_EVEN);
-        if !hand {
-            let (v, w) = (u32::from(node.prior_visits), f32::from(node.prior_wins));
-            node.visits = v;
-            node.wins = w;
-            node.amaf_visits = v;
-            node.amaf_wins = w;
-            return node;
+        if hand {
+            add(Node::hand_prior(p, board, f, last));
         }
+        let (v, w) = (u32::from(node.prior_visits), f32::from(node.prior_wins));
+        node.visits = v;
+        node.wins = w;
+        node.amaf_visits = v;
+        node.amaf_wins = w;
+        node
+    }
+
+    /// The hand-set priors of the move `p` ([`PRIOR_CAPTURE_ONE`] and after), summed as
+    /// (visits, wins).
+    fn hand_prior(
+        p: Point,
+        board: &PlayoutBoard,
+        f: &MoveFeatures,
+        last: Option<Point>,
+    ) -> (u16, u16) {
+        let mut sum = (0u16, 0u16);
+        let mut add = |(v, w): (u16, u16)| {
+            sum.0 += v;
+            sum.1 += w;
+        };
         if f.captures > 1 {
             add(PRIOR_CAPTURE_MANY);
         } else if f.captures == 1 || f.saves {
@@ -910,12 +926,7 @@ impl Node {
                 PRIOR_THIRD_LINE
             });
         }
-        let (v, w) = (u32::from(node.prior_visits), f32::from(node.prior_wins));
-        node.visits = v;
-        node.wins = w;
-        node.amaf_visits = v;
-        node.amaf_wins = w;
-        node
+        sum
     }
 
     /// Adds `wins` virtual wins (as many visits) to the prior, own and AMAF statistics.
