@@ -494,6 +494,7 @@ fn fuzz_gtp_sessions() {
             last_good_reply: true,
             two_liberties: true,
             hand_priors: false,
+            tree_policy: stonelab_go::mcts::TreePolicy::default(),
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

@@ -260,4 +260,16 @@ fn bad_input_is_one_line_and_exit_2() {
         ],
         "--model-weight",
     );
+    for (arg, flag) in [
+        ("--rave-equivalence=0", "--rave-equivalence"),
+        ("--rave-equivalence=inf", "--rave-equivalence"),
+        ("--exploration=-1", "--exploration"),
+        ("--amaf-distance=1000", "--amaf-distance"),
+    ] {
+        common::stonelab_err(&["go", "gtp", arg], flag);
+        common::stonelab_err(
+            &["go", "selfplay", arg, "--out", bad.to_str().unwrap()],
+            flag,
+        );
+    }
 }

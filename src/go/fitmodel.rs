@@ -131,6 +131,7 @@ fn match_game(header: &MatchHeader, line: &str, skip: usize) -> anyhow::Result<G
         moves,
         result: g.result,
         hand_priors: None,
+        tree: None,
     })
 }
 

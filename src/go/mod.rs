@@ -108,6 +108,67 @@ pub fn check_model_weight(w: f64) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The tree's selection rule, as `go gtp` and `go selfplay` take it
+/// ([`stonelab_go::mcts::TreePolicy`]).
+#[derive(clap::Args, Clone, Debug)]
+pub struct TreePolicyArgs {
+    /// RAVE schedule: `silver` (beta = r / (r + n + n r / K), Pachi's; the default) or `mogo`
+    /// (beta = sqrt(K / (3n + K)), the rule before session 26), n a child's visits and r its
+    /// AMAF visits
+    #[arg(long, value_enum, default_value_t = RaveArg::Silver)]
+    pub rave: RaveArg,
+    /// K of the RAVE schedule [default: 3000 with silver, 1000 with mogo]
+    #[arg(long = "rave-equivalence", value_name = "K")]
+    pub rave_equivalence: Option<f64>,
+    /// Exploration constant C of C sqrt(ln N / (n + 1)) [default: 0 with silver, 0.25 with mogo]
+    #[arg(long, value_name = "C")]
+    pub exploration: Option<f64>,
+    /// AMAF distance weight D: a move played sooner after the node counts up to 1 + D times in
+    /// its AMAF statistics [default: 3 with silver, 0 with mogo]
+    #[arg(long = "amaf-distance", value_name = "D")]
+    pub amaf_distance: Option<u32>,
+}
+
+/// `--rave`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaveArg {
+    Silver,
+    Mogo,
+}
+
+impl TreePolicyArgs {
+    /// The policy, or a one-line error for a value out of range.
+    pub fn policy(&self) -> anyhow::Result<stonelab_go::mcts::TreePolicy> {
+        use stonelab_go::mcts::{RaveSchedule, TreePolicy};
+        let base = match self.rave {
+            RaveArg::Silver => TreePolicy::SILVER,
+            RaveArg::Mogo => TreePolicy::MOGO,
+        };
+        let k = self.rave_equivalence.unwrap_or(match base.rave {
+            RaveSchedule::MoGo(k) | RaveSchedule::Silver(k) => k,
+        });
+        if !(k.is_finite() && k > 0.0) {
+            anyhow::bail!("--rave-equivalence must be a positive number (got {k})");
+        }
+        let exploration = self.exploration.unwrap_or(base.exploration);
+        if !(exploration.is_finite() && exploration >= 0.0) {
+            anyhow::bail!("--exploration must be a finite number, 0 or more (got {exploration})");
+        }
+        let amaf_distance = self.amaf_distance.unwrap_or(base.amaf_distance);
+        if amaf_distance > 100 {
+            anyhow::bail!("--amaf-distance must be from 0 to 100 (got {amaf_distance})");
+        }
+        Ok(TreePolicy {
+            exploration,
+            rave: match self.rave {
+                RaveArg::Silver => RaveSchedule::Silver(k),
+                RaveArg::Mogo => RaveSchedule::MoGo(k),
+            },
+            amaf_distance,
+        })
+    }
+}
+
 /// What an endless game is worth, as the `--cycles` option names it.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CyclesArg {

@@ -61,6 +61,8 @@ pub struct Args {
     /// The hand-set priors next to the model's (see `go gtp --hand-priors`)
     #[arg(long = "hand-priors", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub hand_priors: bool,
+    #[command(flatten)]
+    pub tree: crate::go::TreePolicyArgs,
     /// JSON Lines record to write (and resume)
     #[arg(long)]
     pub out: PathBuf,
@@ -84,6 +86,10 @@ pub struct GameRecord {
     /// from before the option, which used them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hand_priors: Option<bool>,
+    /// The tree's selection rule (`TreePolicy`'s display form); absent in records from before
+    /// session 26, which used MoGo's (`TreePolicy::MOGO`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -96,6 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let size = stonelab_go::vertex::format_size(&geometry);
     crate::go::check_model_weight(args.model_weight)?;
     let model = crate::go::load_model(&args.model)?;
+    let tree = args.tree.policy()?.to_string();
     let mut done: Vec<GameRecord> = Vec::new();
     if args.out.exists() {
         let text = std::fs::read_to_string(&args.out)
@@ -109,6 +116,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 format!("{} line {}: not a selfplay game", args.out.display(), n + 1)
             })?;
             let hand = g.hand_priors.unwrap_or(true);
+            let their_tree = g
+                .tree
+                .clone()
+                .unwrap_or_else(|| stonelab_go::mcts::TreePolicy::MOGO.to_string());
             if (
                 g.size.as_str(),
                 g.komi,
@@ -116,6 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 g.random_moves,
                 g.seed,
                 hand,
+                their_tree.as_str(),
             ) != (
                 size.as_str(),
                 args.komi,
@@ -123,10 +135,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 args.random_moves,
                 args.seed,
                 args.hand_priors || model.is_none(),
+                tree.as_str(),
             ) {
                 bail!(
                     "{} holds games of other settings (game {}: {} komi {} playouts {} \
-                     random moves {} seed {} hand priors {hand}); write to a new file",
+                     random moves {} seed {} hand priors {hand} {their_tree}); write to a new file",
                     args.out.display(),
                     g.game,
                     g.size,
@@ -226,6 +239,7 @@ fn play_game(
             last_good_reply: false,
             two_liberties: false,
             hand_priors: args.hand_priors,
+            tree_policy: args.tree.policy().unwrap_or_default(),
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();
@@ -256,6 +270,11 @@ fn play_game(
         moves,
         result,
         hand_priors: Some(args.hand_priors || model.is_none()),
+        tree: Some(
+            args.tree
+                .policy()
+                .map_or_else(|_| String::new(), |t| t.to_string()),
+        ),
     }
 }
 

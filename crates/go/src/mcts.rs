@@ -15,9 +15,13 @@
 //! the first move in point order, pass last). With a fixed seed, thread count and playout count the
 //! search is deterministic; with a deadline it stops when the time is up.
 //!
-//! Selection value of a child with `n` visits and `ñ` AMAF visits (MoGo's schedule):
-//! `(1 - β) Q + β Q_amaf + C sqrt(ln N / (n + 1))` with `β = sqrt(K / (3n + K))`, `K` =
-//! [`RAVE_EQUIVALENCE`], `C` = [`EXPLORATION`]. A node is expanded after [`EXPAND_AFTER`] visits; its
+//! Selection value of a child with `n` visits and `ñ` AMAF visits:
+//! `(1 - β) Q + β Q_amaf + C sqrt(ln N / (n + 1))`, by the [`TreePolicy`]: by default (since
+//! session 26, Pachi's rule) `C` = 0 and Silver's schedule `β = ñ / (ñ + n + n ñ / K)` with `K` =
+//! [`SILVER_EQUIVALENCE`], and a move played sooner after the node counts up to
+//! 1 + [`AMAF_DISTANCE`] times in its AMAF statistics; before, MoGo's schedule
+//! `β = sqrt(K / (3n + K))` with `K` = [`RAVE_EQUIVALENCE`], `C` = [`EXPLORATION`] and every AMAF
+//! move counted once ([`TreePolicy::MOGO`]). A node is expanded after [`EXPAND_AFTER`] visits; its
 //! children are the legal moves that do not fill an own rule-2/4 eye, plus a pass. Two passes in
 //! the tree do not end the game there: the playout after them plays on, so stones that cannot
 //! live are captured before the area count, as a referee that removes dead stones would see it
@@ -37,7 +41,94 @@ use crate::rng::Rng;
 /// RAVE equivalence parameter `K`: at `n = K / 3` visits the tree value and the AMAF value weigh
 /// about the same.
 pub const RAVE_EQUIVALENCE: f64 = 1000.0;
-/// UCT exploration constant (small: RAVE does most of the exploring).
+
+/// How a child's AMAF statistics weigh against its own in the selection value ([`TreePolicy`]):
+/// `(1 - β) Q + β Q_amaf`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RaveSchedule {
+    /// MoGo's schedule: `β = sqrt(K / (3n + K))` from the child's `n` visits.
+    MoGo(f64),
+    /// Silver's (the minimum-error schedule of Gelly and Silver 2011, Pachi's default):
+    /// `β = ñ / (ñ + n + n ñ / K)` from the child's `n` visits and `ñ` AMAF visits.
+    Silver(f64),
+}
+
+/// The tree's selection rule: the exploration constant `C` of `C sqrt(ln N / (n + 1))`, the RAVE
+/// schedule, and the AMAF distance weight `D`: a move first played `k` of the `m` moves after
+/// the node (tree and playout) counts `1 + D (m - k) / (m + 1)` times in its AMAF statistics, so
+/// moves played sooner weigh up to `1 + D` (Pachi's `distance_rave`); `D = 0` counts every move
+/// once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TreePolicy {
+    pub exploration: f64,
+    pub rave: RaveSchedule,
+    pub amaf_distance: u32,
+}
+
+impl TreePolicy {
+    /// The rule before session 26: MoGo's schedule with `K` = [`RAVE_EQUIVALENCE`], exploration
+    /// [`EXPLORATION`], every AMAF move counted once.
+    pub const MOGO: TreePolicy = TreePolicy {
+        exploration: EXPLORATION,
+        rave: RaveSchedule::MoGo(RAVE_EQUIVALENCE),
+        amaf_distance: 0,
+    };
+
+    /// The default since session 26 (Pachi's tree rule; BENCHMARKS.md): no exploration term,
+    /// Silver's schedule with `K` = [`SILVER_EQUIVALENCE`], AMAF distance weight
+    /// [`AMAF_DISTANCE`].
+    pub const SILVER: TreePolicy = TreePolicy {
+        exploration: 0.0,
+        rave: RaveSchedule::Silver(SILVER_EQUIVALENCE),
+        amaf_distance: AMAF_DISTANCE,
+    };
+
+    /// `β` of a child with `visits` visits and `amaf` AMAF visits.
+    #[inline]
+    #[must_use]
+    pub fn beta(&self, visits: f64, amaf: f64) -> f64 {
+        match self.rave {
+            RaveSchedule::MoGo(k) => (k / (3.0 * visits + k)).sqrt(),
+            RaveSchedule::Silver(k) => amaf / (amaf + visits + visits * amaf / k),
+        }
+    }
+
+    /// The AMAF weight of a move first played at move `at` of a sequence of `len` moves, for
+    /// the node whose children's move is move `start` (`start <= at < len`).
+    #[inline]
+    #[must_use]
+    pub fn amaf_weight(&self, start: usize, at: usize, len: usize) -> u32 {
+        1 + (self.amaf_distance as usize * (len - at) / (len - start + 1)) as u32
+    }
+}
+
+impl Default for TreePolicy {
+    fn default() -> TreePolicy {
+        TreePolicy::SILVER
+    }
+}
+
+impl std::fmt::Display for TreePolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (name, k) = match self.rave {
+            RaveSchedule::MoGo(k) => ("mogo", k),
+            RaveSchedule::Silver(k) => ("silver", k),
+        };
+        write!(
+            f,
+            "rave {name} {k} exploration {} amaf-distance {}",
+            self.exploration, self.amaf_distance
+        )
+    }
+}
+
+/// `K` of Silver's schedule in the default [`TreePolicy`] (Pachi's on boards up to 13x13).
+pub const SILVER_EQUIVALENCE: f64 = 3000.0;
+
+/// The AMAF distance weight of the default [`TreePolicy`] (Pachi's).
+pub const AMAF_DISTANCE: u32 = 3;
+
+/// UCT exploration constant of [`TreePolicy::MOGO`] (small: RAVE does most of the exploring).
 pub const EXPLORATION: f64 = 0.25;
 /// Visits (prior ones not counted) before a node's children are added.
 pub const EXPAND_AFTER: u32 = 8;
@@ -99,6 +190,8 @@ pub struct SearchConfig {
     /// The playouts fight two-liberty chains around the last stone
     /// ([`PlayoutBoard::two_liberty_reply`]) after the capture and save replies.
     pub two_liberties: bool,
+    /// The selection rule ([`TreePolicy`]).
+    pub tree_policy: TreePolicy,
     /// The hand-set priors ([`PRIOR_CAPTURE_ONE`] and after) besides [`PRIOR_EVEN`] and the
     /// model's below the root; without them (false) and with a model a child starts from the
     /// even prior and the model's alone, as Pachi's children start from its pattern prior. The
@@ -329,6 +422,7 @@ pub fn search_reusing(
                         tree.lgr = Some(vec![PASS; 2 * BITS]);
                     }
                     tree.two_liberties = config.two_liberties;
+                    tree.policy = config.tree_policy;
 
                     tree.run(quota, config.deadline, stop, watch);
                     tree
@@ -442,6 +536,8 @@ struct Tree {
     lgr: Option<Vec<u16>>,
     /// [`SearchConfig::two_liberties`].
     two_liberties: bool,
+    /// [`SearchConfig::tree_policy`].
+    policy: TreePolicy,
     komi: f64,
     rng: Rng,
     playouts: u64,
@@ -450,6 +546,8 @@ struct Tree {
     path: Vec<u32>,
     /// Per point: who played it first from the current depth on (AMAF), 0 none, 1 black, 2 white.
     first: Vec<u8>,
+    /// Per point: the move number (in `seq`) where `first` was recorded.
+    first_at: Vec<u16>,
     cap: usize,
 }
 
@@ -486,12 +584,14 @@ impl Tree {
             weights: None,
             lgr: None,
             two_liberties: false,
+            policy: TreePolicy::default(),
             komi,
             rng: Rng::new(seed),
             playouts: 0,
             seq: Vec::with_capacity(cap + 8),
             path: Vec::with_capacity(64),
             first: vec![0; BITS],
+            first_at: vec![0; BITS],
             cap,
         };
         tree.nodes.push(Node::new(PASS, to_move.opponent()));
@@ -782,6 +882,7 @@ impl Tree {
     }
 
     fn select(&self, node: usize) -> usize {
+        let policy = self.policy;
         let n = self.nodes[node];
         let log_n = f64::from(n.visits.max(1)).ln();
         let first = n.first_child as usize;
@@ -799,9 +900,9 @@ impl Tree {
                 q
             } else {
                 let q_amaf = f64::from(child.amaf_wins) / f64::from(child.amaf_visits);
-                let beta = (RAVE_EQUIVALENCE / (3.0 * visits + RAVE_EQUIVALENCE)).sqrt();
+                let beta = policy.beta(visits, f64::from(child.amaf_visits));
                 (1.0 - beta) * q + beta * q_amaf
-            } + EXPLORATION * (log_n / (visits + 1.0)).sqrt();
+            } + policy.exploration * (log_n / (visits + 1.0)).sqrt();
             if value > best_value {
                 best_value = value;
                 best = c;
@@ -812,6 +913,7 @@ impl Tree {
 
     /// Updates the path's statistics and the AMAF statistics of the path nodes' children.
     fn backup(&mut self, black: f32) {
+        let policy = self.policy;
         let reward = |c: Color| {
             if c == Color::Black {
                 black
@@ -832,6 +934,7 @@ impl Tree {
             let (mv, color) = self.seq[d];
             if mv != PASS {
                 self.first[mv as usize] = color.index() as u8 + 1;
+                self.first_at[mv as usize] = d as u16;
             }
             if d <= depth {
                 // Node `path[d]` (its children's move is seq[d]).
@@ -845,8 +948,10 @@ impl Tree {
                     if child.mv != PASS
                         && self.first[child.mv as usize] == child.color.index() as u8 + 1
                     {
-                        child.amaf_visits += 1;
-                        child.amaf_wins += reward(child.color);
+                        let at = self.first_at[child.mv as usize] as usize;
+                        let w = policy.amaf_weight(d, at, self.seq.len());
+                        child.amaf_visits += w;
+                        child.amaf_wins += reward(child.color) * w as f32;
                     }
                 }
             }
@@ -987,6 +1092,50 @@ mod tests {
             last_good_reply: false,
             two_liberties: false,
             hand_priors: true,
+            tree_policy: TreePolicy::default(),
+        }
+    }
+
+    #[test]
+    fn tree_policy_schedules() {
+        // MoGo's: beta = sqrt(K / (3n + K)) whatever the AMAF count.
+        let mogo = TreePolicy::MOGO;
+        assert!((mogo.beta(0.0, 50.0) - 1.0).abs() < 1e-12);
+        assert!((mogo.beta(1000.0, 5.0) - 0.5).abs() < 1e-12);
+        // Silver's: r / (r + n + n r / K); all AMAF when the node has no visits of its own.
+        let silver = TreePolicy::SILVER;
+        assert_eq!(silver.beta(0.0, 40.0), 1.0);
+        let (n, r, k) = (300.0, 900.0, SILVER_EQUIVALENCE);
+        assert!((silver.beta(n, r) - r / (r + n + n * r / k)).abs() < 1e-12);
+        // With many visits the node's own value takes over.
+        assert!(silver.beta(1e6, 1e6) < 0.01);
+        // Distance weights: 1 + D (len - at) / (len - start + 1), from 1 + D down to 1.
+        for len in 1..40 {
+            for start in 0..len {
+                for at in start..len {
+                    let w = silver.amaf_weight(start, at, len);
+                    assert!((1..=1 + AMAF_DISTANCE).contains(&w));
+                    assert_eq!(w, 1 + (3 * (len - at) / (len - start + 1)) as u32);
+                    assert_eq!(mogo.amaf_weight(start, at, len), 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn both_tree_policies_find_the_big_capture() {
+        // The position of `captures_a_group_in_atari` under either selection rule.
+        let mut setup: Setup = ".......\n.......\nXXXXXX.\nOOOOOX.\nXXXX.O.\n.......\n.......\n"
+            .parse()
+            .unwrap();
+        setup.to_move = Color::Black;
+        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        for policy in [TreePolicy::MOGO, TreePolicy::SILVER] {
+            let mut c = config(3000, 1);
+            c.tree_policy = policy;
+            let r = search(&board, 0, &c);
+            assert_eq!(r.best, Move::Play(Point::new(4, 4)), "{policy}: {r:?}");
+            assert!(r.best_stats().win_rate() > 0.8, "{policy}");
         }
     }
 

@@ -85,6 +85,8 @@ pub struct SearchLimits {
     pub two_liberties: bool,
     /// The hand-set priors besides the model's ([`mcts::SearchConfig::hand_priors`]).
     pub hand_priors: bool,
+    /// The selection rule ([`mcts::SearchConfig::tree_policy`]).
+    pub tree_policy: mcts::TreePolicy,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -341,6 +343,7 @@ impl Engine {
             playout_remote: self.limits.playout_remote,
             last_good_reply: self.limits.last_good_reply,
             two_liberties: self.limits.two_liberties,
+            tree_policy: self.limits.tree_policy,
             hand_priors: self.limits.hand_priors,
         };
         mcts::search(&board, passes, &config)
@@ -475,6 +478,7 @@ impl Engine {
             playout_remote: self.limits.playout_remote,
             last_good_reply: self.limits.last_good_reply,
             two_liberties: self.limits.two_liberties,
+            tree_policy: self.limits.tree_policy,
             hand_priors: self.limits.hand_priors,
         };
         let result = if self.limits.tree_reuse {

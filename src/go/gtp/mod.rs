@@ -88,6 +88,8 @@ pub struct Args {
     /// Without a model (--model none) the hand-set priors always apply
     #[arg(long = "hand-priors", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub hand_priors: bool,
+    #[command(flatten)]
+    pub tree: crate::go::TreePolicyArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -97,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     crate::go::check_model_weight(args.model_weight)?;
     let model = crate::go::load_model(&args.model)?;
+    let tree_policy = args.tree.policy()?;
     if let Some(r) = args.playout_replies {
         if !(r.is_finite() && r >= 0.0) {
             anyhow::bail!("--playout-replies must be a finite number, 0 or more");
@@ -117,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         last_good_reply: args.last_good_reply,
         two_liberties: args.two_liberties,
         hand_priors: args.hand_priors,
+        tree_policy,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -742,6 +746,7 @@ mod tests {
             last_good_reply: false,
             two_liberties: false,
             hand_priors: true,
+            tree_policy: stonelab_go::mcts::TreePolicy::default(),
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)
