@@ -102,7 +102,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let size = stonelab_go::vertex::format_size(&geometry);
     crate::go::check_model_weight(args.model_weight)?;
     let model = crate::go::load_model(&args.model)?;
-    let tree = args.tree.policy()?.to_string();
+    let policy = args.tree.policy()?;
+    let tree = policy.to_string();
     let mut done: Vec<GameRecord> = Vec::new();
     if args.out.exists() {
         let text = std::fs::read_to_string(&args.out)
@@ -169,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 if i >= args.games || failure.lock().unwrap().is_some() {
                     break;
                 }
-                let game = play_game(&args, geometry, &size, i, model.clone());
+                let game = play_game(&args, geometry, &size, i, model.clone(), policy);
                 let mut waiting = pending.lock().unwrap();
                 waiting.push(game);
                 let mut games = record.lock().unwrap();
@@ -217,6 +218,7 @@ fn play_game(
     size: &str,
     i: usize,
     model: Option<Arc<MoveModel>>,
+    policy: mcts::TreePolicy,
 ) -> GameRecord {
     let mut board = Board::new(geometry, Rules::default());
     let game_seed = args.seed ^ (i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
@@ -239,7 +241,7 @@ fn play_game(
             last_good_reply: false,
             two_liberties: false,
             hand_priors: args.hand_priors,
-            tree_policy: args.tree.policy().unwrap_or_default(),
+            tree_policy: policy,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();
@@ -270,11 +272,7 @@ fn play_game(
         moves,
         result,
         hand_priors: Some(args.hand_priors || model.is_none()),
-        tree: Some(
-            args.tree
-                .policy()
-                .map_or_else(|_| String::new(), |t| t.to_string()),
-        ),
+        tree: Some(policy.to_string()),
     }
 }
 
