@@ -875,7 +875,9 @@ mod tests {
         let line = lz.lines().nth(1).unwrap();
         // Every entry: move, visits, winrate (1/10000), prior, lcb, order, pv.
         let entries: Vec<&str> = line.split("info move ").filter(|e| !e.is_empty()).collect();
-        assert!(entries.len() >= 5, "{line}");
+        // The visited root moves only: with no exploration term (the default selection rule)
+        // 200 playouts visit few of them.
+        assert!(entries.len() >= 2, "{line}");
         let mut last_visits = u64::MAX;
         for (k, e) in entries.iter().enumerate() {
             let f: Vec<&str> = e.split_whitespace().collect();
