@@ -482,6 +482,7 @@ fn fuzz_gtp_sessions() {
             format!("{}\nFUZZ.sgf: {}", show(input.as_bytes()), show(&sgf_text));
         let mut gtp = Gtp::new(Engine::new(SearchLimits {
             threads: 1,
+            shared_tree: false,
             playouts: Some(10),
             move_ms: None,
             model: Some(std::sync::Arc::new(

@@ -231,6 +231,7 @@ fn play_game(
         let config = SearchConfig {
             komi: args.komi,
             threads: 1,
+            shared_tree: false,
             playouts: Some(args.playouts),
             deadline: None,
             seed: game_seed ^ (moves.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),

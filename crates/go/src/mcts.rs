@@ -28,7 +28,7 @@
 //! (scoring the board as it stands would make the search pass with dead stones on the board).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use crate::bitboard::{Point, BITS};
@@ -163,8 +163,13 @@ pub const PRIOR_MODEL: f64 = 200.0;
 pub struct SearchConfig {
     /// Komi, subtracted from Black's area score.
     pub komi: f64,
-    /// Threads (each grows its own tree).
+    /// Threads (each grows its own tree, or all one: [`SearchConfig::shared_tree`]).
     pub threads: usize,
+    /// All threads grow one tree (tree parallelism: a thread takes the tree's lock to descend
+    /// and to back up, and leaves a virtual loss on its path meanwhile) instead of one each
+    /// (root parallelism, whose root statistics are summed at the end). With more than one
+    /// thread a shared tree's search is not repeatable, even with fixed seeds and playouts.
+    pub shared_tree: bool,
     /// Total playouts (split over the threads); `None` for no limit (then give a deadline).
     pub playouts: Option<u64>,
     /// When to stop, if the playout count is not reached first.
@@ -253,6 +258,9 @@ struct Node {
     mv: u16,
     color: Color,
     expanded: bool,
+    /// A thread is computing this node's children outside the shared tree's lock
+    /// ([`SearchConfig::shared_tree`]); the others treat it as a leaf meanwhile.
+    expanding: bool,
     n_children: u16,
     /// Prior virtual visits and wins (see [`PRIOR_EVEN`]).
     prior_visits: u16,
@@ -317,14 +325,15 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
 pub struct Reuse {
     board: Board,
     komi: f64,
-    trees: Vec<Tree>,
+    /// Each tree's nodes (one tree when it was shared by the threads).
+    trees: Vec<Vec<Node>>,
 }
 
 impl Reuse {
     /// Nodes held, over all threads' trees.
     #[must_use]
     pub fn nodes(&self) -> usize {
-        self.trees.iter().map(|t| t.nodes.len()).sum()
+        self.trees.iter().map(Vec::len).sum()
     }
 }
 
@@ -361,15 +370,21 @@ pub fn search_reusing(
         .collect();
     root_moves.push(Move::Pass);
     let threads = config.threads.max(1);
-    let mut kept: Vec<Option<Vec<Node>>> = (0..threads).map(|_| None).collect();
+    // One tree for all threads, or one each.
+    let trees = if config.shared_tree { 1 } else { threads };
+    let mut kept: Vec<Option<Vec<Node>>> = (0..trees).map(|_| None).collect();
     if let Some(prev) = previous {
-        if let Some(line) = line_between(&prev, board, config, threads) {
+        if let Some(line) = line_between(&prev, board, config, trees) {
             let wanted: Vec<u16> = root_moves.iter().map(|&m| encode(m)).collect();
-            for (slot, tree) in kept.iter_mut().zip(prev.trees) {
-                *slot = tree.subtree(&line, &wanted);
+            for (slot, nodes) in kept.iter_mut().zip(&prev.trees) {
+                *slot = subtree(nodes, &line, &wanted);
             }
         }
     }
+    let arenas: Vec<Mutex<Vec<Node>>> = kept
+        .into_iter()
+        .map(|old| Mutex::new(old.unwrap_or_default()))
+        .collect();
     // The model's `owner` feature reads the root's ownership (one estimate for the whole tree,
     // as Pachi's pattern prior reads its root ownermap).
     let owner = config.model.as_ref().filter(|m| m.uses_owner()).map(|_| {
@@ -379,14 +394,13 @@ pub fn search_reusing(
         ))
     });
     let stop = AtomicBool::new(false);
-    let results: Vec<Tree> = std::thread::scope(|scope| {
-        let handles: Vec<_> = kept
-            .into_iter()
-            .enumerate()
-            .map(|(i, old)| {
+    let playouts: u64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
                 let root = root.clone();
                 let owner = owner.clone();
                 let root_moves = &root_moves;
+                let arena = &arenas[i % trees];
                 let quota = config
                     .playouts
                     .map(|n| n / threads as u64 + u64::from((i as u64) < n % threads as u64));
@@ -398,11 +412,6 @@ pub fn search_reusing(
                         root,
                         passes,
                         (last, last2),
-                        if old.is_some() {
-                            &root_moves[..0]
-                        } else {
-                            &root_moves[..]
-                        },
                         config.komi,
                         seed,
                         config.model.clone().map(|model| TreeModel {
@@ -412,8 +421,11 @@ pub fn search_reusing(
                             hand_priors: config.hand_priors,
                         }),
                     );
-                    if let Some(old) = old {
-                        tree.nodes = old;
+                    {
+                        let mut nodes = lock(arena);
+                        if nodes.is_empty() {
+                            *nodes = tree.root_nodes(root_moves);
+                        }
                     }
                     if let (Some(model), Some(remote)) = (&config.model, config.playout_remote) {
                         tree.weights = Some(model.playout_weights(remote));
@@ -424,16 +436,20 @@ pub fn search_reusing(
                     tree.two_liberties = config.two_liberties;
                     tree.policy = config.tree_policy;
 
-                    tree.run(quota, config.deadline, stop, watch);
-                    tree
+                    tree.run(arena, quota, config.deadline, stop, watch);
+                    tree.playouts
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("search thread panicked"))
-            .collect()
+            .sum()
     });
+    let results: Vec<Vec<Node>> = arenas
+        .into_iter()
+        .map(|a| a.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .collect();
     let mut moves: Vec<MoveStats> = root_moves
         .iter()
         .map(|&mv| MoveStats {
@@ -442,12 +458,10 @@ pub fn search_reusing(
             wins: 0.0,
         })
         .collect();
-    let mut playouts = 0;
-    for tree in &results {
-        playouts += tree.playouts;
-        let root = tree.nodes[0];
+    for nodes in &results {
+        let root = nodes[0];
         for (k, stats) in moves.iter_mut().enumerate() {
-            let child = tree.nodes[root.first_child as usize + k];
+            let child = nodes[root.first_child as usize + k];
             stats.visits += u64::from(child.visits - u32::from(child.prior_visits));
             stats.wins += f64::from(child.wins) - f64::from(child.prior_wins);
         }
@@ -472,15 +486,15 @@ pub fn search_reusing(
 }
 
 /// The moves (encoded) that lead from the previous search's root to `board`, when `board` is that
-/// root after one to four more moves of the same game with the same komi and threads.
+/// root after one to four more moves of the same game with the same komi and as many trees.
 fn line_between(
     prev: &Reuse,
     board: &Board,
     config: &SearchConfig,
-    threads: usize,
+    trees: usize,
 ) -> Option<Vec<u16>> {
     if prev.komi.to_bits() != config.komi.to_bits()
-        || prev.trees.len() != threads
+        || prev.trees.len() != trees
         || prev.board.geometry() != board.geometry()
     {
         return None;
@@ -519,9 +533,100 @@ pub fn last_stones(board: &Board) -> (Option<Point>, Option<Point>) {
     (stone(1, to_move.opponent()), stone(2, to_move))
 }
 
-/// One thread's tree.
+/// The nodes of the subtree below the moves `line` from the root, copied into a fresh arena
+/// with that node as the root, when every node down the line is expanded and the new root's
+/// children are exactly the moves `wanted` (encoded, in order); else `None`.
+fn subtree(nodes: &[Node], line: &[u16], wanted: &[u16]) -> Option<Vec<Node>> {
+    let mut at = 0usize;
+    for &mv in line {
+        let n = nodes[at];
+        if !n.expanded {
+            return None;
+        }
+        let first = n.first_child as usize;
+        at = (first..first + n.n_children as usize).find(|&c| nodes[c].mv == mv)?;
+    }
+    let root = nodes[at];
+    if !root.expanded || usize::from(root.n_children) != wanted.len() {
+        return None;
+    }
+    let first = root.first_child as usize;
+    if !(0..wanted.len()).all(|k| nodes[first + k].mv == wanted[k]) {
+        return None;
+    }
+    // Breadth first: each copied node's children are copied as one block after it.
+    let mut copy = Vec::with_capacity(1024);
+    copy.push(root);
+    let mut next = 0;
+    while next < copy.len() {
+        let n: Node = copy[next];
+        if n.expanded {
+            let from = n.first_child as usize;
+            copy[next].first_child = copy.len() as u32;
+            copy.extend_from_slice(&nodes[from..from + n.n_children as usize]);
+        }
+        next += 1;
+    }
+    Some(copy)
+}
+
+/// Real visits of the most visited root move less those of the second.
+fn root_lead(nodes: &[Node]) -> u32 {
+    let root = nodes[0];
+    let (mut best, mut second) = (0, 0);
+    for c in &nodes[root.first_child as usize..][..root.n_children as usize] {
+        let v = c.visits - u32::from(c.prior_visits);
+        if v > best {
+            second = best;
+            best = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    best - second
+}
+
+/// The child of `node` with the highest selection value under `policy`.
+fn select(nodes: &[Node], policy: TreePolicy, node: usize) -> usize {
+    let n = nodes[node];
+    let log_n = f64::from(n.visits.max(1)).ln();
+    let first = n.first_child as usize;
+    let mut best = first;
+    let mut best_value = f64::NEG_INFINITY;
+    for c in first..first + n.n_children as usize {
+        let child = &nodes[c];
+        let visits = f64::from(child.visits);
+        let q = if child.visits == 0 {
+            0.5
+        } else {
+            f64::from(child.wins) / visits
+        };
+        let value = if child.mv == PASS || child.amaf_visits == 0 {
+            q
+        } else {
+            let q_amaf = f64::from(child.amaf_wins) / f64::from(child.amaf_visits);
+            let beta = policy.beta(visits, f64::from(child.amaf_visits));
+            (1.0 - beta) * q + beta * q_amaf
+        } + policy.exploration * (log_n / (visits + 1.0)).sqrt();
+        if value > best_value {
+            best_value = value;
+            best = c;
+        }
+    }
+    best
+}
+
+/// A tree's nodes behind a lock: each thread's own, or one shared by all
+/// ([`SearchConfig::shared_tree`]).
+type Arena = Mutex<Vec<Node>>;
+
+fn lock(arena: &Arena) -> MutexGuard<'_, Vec<Node>> {
+    arena.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One thread's search over a tree whose nodes it is given ([`Arena`]): its playout state,
+/// randomness and scratch space.
 struct Tree {
-    nodes: Vec<Node>,
     root: PlayoutBoard,
     root_passes: u32,
     /// The last two stones played before the root position (see [`last_stones`]).
@@ -567,15 +672,12 @@ impl Tree {
         root: PlayoutBoard,
         passes: u32,
         (last, last2): (Option<Point>, Option<Point>),
-        moves: &[Move],
         komi: f64,
         seed: u64,
         model: Option<TreeModel>,
     ) -> Tree {
-        let to_move = root.to_move();
         let cap = crate::playout::move_cap(root.geometry().area());
-        let mut tree = Tree {
-            nodes: Vec::with_capacity(1024),
+        Tree {
             root,
             root_passes: passes,
             root_last: last,
@@ -593,11 +695,15 @@ impl Tree {
             first: vec![0; BITS],
             first_at: vec![0; BITS],
             cap,
-        };
-        tree.nodes.push(Node::new(PASS, to_move.opponent()));
-        tree.nodes[0].expanded = true;
-        tree.nodes[0].first_child = 1;
-        tree.nodes[0].n_children = moves.len() as u16;
+        }
+    }
+
+    /// A new tree: the root, and its children `moves` (the root moves, pass last).
+    fn root_nodes(&self, moves: &[Move]) -> Vec<Node> {
+        let mut root = Node::new(PASS, self.root.to_move().opponent());
+        root.expanded = true;
+        root.first_child = 1;
+        root.n_children = moves.len() as u16;
         let points: Vec<Point> = moves
             .iter()
             .filter_map(|&mv| match mv {
@@ -605,26 +711,27 @@ impl Tree {
                 Move::Pass => None,
             })
             .collect();
-        let root = tree.root.clone();
-        tree.push_children(&root, &points, (last, last2), true);
-        tree
+        let mut nodes = vec![root];
+        let last = (self.root_last, self.root_last2);
+        nodes.extend(self.children(&self.root, &points, last, true));
+        nodes
     }
 
-    /// Adds the children of the moves `points` and a pass, with their priors: the hand-set ones
+    /// The children of the moves `points` and a pass, with their priors: the hand-set ones
     /// when `root` (a new tree's root) or the model's [`TreeModel::hand_priors`] asks for them.
-    fn push_children(
-        &mut self,
+    fn children(
+        &self,
         board: &PlayoutBoard,
         points: &[Point],
         (last, last2): (Option<Point>, Option<Point>),
         root: bool,
-    ) {
+    ) -> Vec<Node> {
         let to_move = board.to_move();
-        let first = self.nodes.len();
+        let mut nodes = Vec::with_capacity(points.len() + 1);
         // Each move's tactical features (ladder reads among them) are read once, for both priors.
         let tactics: Vec<MoveFeatures> = points.iter().map(|&p| board.move_features(p)).collect();
         for (&p, f) in points.iter().zip(&tactics) {
-            self.nodes.push(Node::with_prior(
+            nodes.push(Node::with_prior(
                 p,
                 to_move,
                 board,
@@ -650,49 +757,13 @@ impl Tree {
                 .collect();
             let total: f64 = strengths.iter().sum();
             if total > 0.0 {
-                for (node, s) in self.nodes[first..].iter_mut().zip(strengths) {
+                for (node, s) in nodes.iter_mut().zip(strengths) {
                     node.add_prior((weight * (s / total).sqrt()).round() as u16);
                 }
             }
         }
-        self.nodes.push(Node::pass(to_move));
-    }
-
-    /// The nodes of the subtree below the moves `line` from the root, copied into a fresh arena
-    /// with that node as the root, when every node down the line is expanded and the new root's
-    /// children are exactly the moves `wanted` (encoded, in order); else `None`.
-    fn subtree(&self, line: &[u16], wanted: &[u16]) -> Option<Vec<Node>> {
-        let mut at = 0usize;
-        for &mv in line {
-            let n = self.nodes[at];
-            if !n.expanded {
-                return None;
-            }
-            let first = n.first_child as usize;
-            at = (first..first + n.n_children as usize).find(|&c| self.nodes[c].mv == mv)?;
-        }
-        let root = self.nodes[at];
-        if !root.expanded || usize::from(root.n_children) != wanted.len() {
-            return None;
-        }
-        let first = root.first_child as usize;
-        if !(0..wanted.len()).all(|k| self.nodes[first + k].mv == wanted[k]) {
-            return None;
-        }
-        // Breadth first: each copied node's children are copied as one block after it.
-        let mut nodes = Vec::with_capacity(1024);
-        nodes.push(root);
-        let mut next = 0;
-        while next < nodes.len() {
-            let n: Node = nodes[next];
-            if n.expanded {
-                let from = n.first_child as usize;
-                nodes[next].first_child = nodes.len() as u32;
-                nodes.extend_from_slice(&self.nodes[from..from + n.n_children as usize]);
-            }
-            next += 1;
-        }
-        Some(nodes)
+        nodes.push(Node::pass(to_move));
+        nodes
     }
 
     /// Runs playouts until the quota, the deadline or `stop`; when `watch`, sets `stop` once the
@@ -700,6 +771,7 @@ impl Tree {
     /// [`SearchConfig::early_stop`]).
     fn run(
         &mut self,
+        arena: &Arena,
         quota: Option<u64>,
         deadline: Option<Instant>,
         stop: &AtomicBool,
@@ -721,7 +793,7 @@ impl Tree {
                         let left = d.duration_since(now).as_secs_f64();
                         let done = now.duration_since(start).as_secs_f64().max(1e-9);
                         let to_come = self.playouts as f64 * left / done;
-                        if self.root_lead() as f64 > to_come {
+                        if root_lead(&lock(arena)) as f64 > to_come {
                             stop.store(true, Ordering::Relaxed);
                             break;
                         }
@@ -729,7 +801,7 @@ impl Tree {
                 }
             }
             board.copy_from(&self.root);
-            self.iterate(&mut board);
+            self.iterate(arena, &mut board);
             self.playouts += 1;
         }
     }
@@ -757,45 +829,52 @@ impl Tree {
         }
     }
 
-    /// Real visits of the most visited root move less those of the second.
-    fn root_lead(&self) -> u32 {
-        let root = self.nodes[0];
-        let (mut best, mut second) = (0, 0);
-        for c in &self.nodes[root.first_child as usize..][..root.n_children as usize] {
-            let v = c.visits - u32::from(c.prior_visits);
-            if v > best {
-                second = best;
-                best = v;
-            } else if v > second {
-                second = v;
-            }
-        }
-        best - second
-    }
-
-    fn iterate(&mut self, board: &mut PlayoutBoard) {
+    /// One playout: the descent (under the arena's lock, which a node's expansion lets go
+    /// while it computes the children), the playout, and the backup (under the lock again).
+    /// Each node of the path gets its visit on the way down and its win on the way back, so
+    /// that other threads on a shared tree see a virtual loss meanwhile; alone on its tree the
+    /// statistics are what they would be with both added at the end.
+    fn iterate(&mut self, arena: &Arena, board: &mut PlayoutBoard) {
         self.seq.clear();
         self.path.clear();
         self.path.push(0);
         let mut node = 0usize;
         let mut passes = self.root_passes;
         // Descent.
+        let mut nodes = lock(arena);
         loop {
-            let n = self.nodes[node];
-            if !n.expanded
-                && (n.visits - u32::from(n.prior_visits) < EXPAND_AFTER
-                    || !self.expand(node, board))
-            {
-                break;
+            let n = nodes[node];
+            if !n.expanded {
+                if n.expanding || n.visits - u32::from(n.prior_visits) < EXPAND_AFTER {
+                    break;
+                }
+                let area = board.geometry().area();
+                if nodes.len() + area + 1 > MAX_NODES {
+                    break;
+                }
+                nodes[node].expanding = true;
+                drop(nodes);
+                let children = self.expansion(board);
+                nodes = lock(arena);
+                let first = nodes.len();
+                nodes.extend_from_slice(&children);
+                let n = &mut nodes[node];
+                n.expanding = false;
+                n.expanded = true;
+                n.first_child = first as u32;
+                n.n_children = children.len() as u16;
             }
-            let child = self.select(node);
-            let mv = self.nodes[child].mv;
+            let child = select(&nodes, self.policy, node);
+            nodes[node].visits += 1;
+            let mv = nodes[child].mv;
             board.play(decode(mv));
             passes = if mv == PASS { passes + 1 } else { 0 };
             self.seq.push((mv, board.to_move().opponent()));
             self.path.push(child as u32);
             node = child;
         }
+        nodes[node].visits += 1;
+        drop(nodes);
         // Playout (after two passes in the tree it plays on: see the module docs).
         if passes >= 2 {
             passes = 0;
@@ -833,7 +912,7 @@ impl Tree {
         if score != 0.0 {
             self.remember_replies(score > 0.0);
         }
-        self.backup(black);
+        self.backup(&mut lock(arena), black);
     }
 
     /// Last good reply's update after a playout that `black_won` or not (see
@@ -859,60 +938,20 @@ impl Tree {
         }
     }
 
-    /// Adds the children of a leaf; false when the tree is full.
-    fn expand(&mut self, node: usize, board: &PlayoutBoard) -> bool {
-        let g = *board.geometry();
-        if self.nodes.len() + g.area() + 1 > MAX_NODES {
-            return false;
-        }
+    /// The children of a leaf at `board`: its legal moves that fill no own eye, and a pass.
+    fn expansion(&self, board: &PlayoutBoard) -> Vec<Node> {
         let to_move = board.to_move();
-        let first = self.nodes.len();
         let last = (self.last_stone(), self.last_stone2());
-        let points: Vec<Point> = g
+        let points: Vec<Point> = board
+            .geometry()
             .points()
             .filter(|&p| board.is_legal(p) && !board.is_eye_of(p, to_move))
             .collect();
-        self.push_children(board, &points, last, false);
-        let count = self.nodes.len() - first;
-        let n = &mut self.nodes[node];
-        n.expanded = true;
-        n.first_child = first as u32;
-        n.n_children = count as u16;
-        true
-    }
-
-    fn select(&self, node: usize) -> usize {
-        let policy = self.policy;
-        let n = self.nodes[node];
-        let log_n = f64::from(n.visits.max(1)).ln();
-        let first = n.first_child as usize;
-        let mut best = first;
-        let mut best_value = f64::NEG_INFINITY;
-        for c in first..first + n.n_children as usize {
-            let child = &self.nodes[c];
-            let visits = f64::from(child.visits);
-            let q = if child.visits == 0 {
-                0.5
-            } else {
-                f64::from(child.wins) / visits
-            };
-            let value = if child.mv == PASS || child.amaf_visits == 0 {
-                q
-            } else {
-                let q_amaf = f64::from(child.amaf_wins) / f64::from(child.amaf_visits);
-                let beta = policy.beta(visits, f64::from(child.amaf_visits));
-                (1.0 - beta) * q + beta * q_amaf
-            } + policy.exploration * (log_n / (visits + 1.0)).sqrt();
-            if value > best_value {
-                best_value = value;
-                best = c;
-            }
-        }
-        best
+        self.children(board, &points, last, false)
     }
 
     /// Updates the path's statistics and the AMAF statistics of the path nodes' children.
-    fn backup(&mut self, black: f32) {
+    fn backup(&mut self, nodes: &mut [Node], black: f32) {
         let policy = self.policy;
         let reward = |c: Color| {
             if c == Color::Black {
@@ -921,9 +960,9 @@ impl Tree {
                 1.0 - black
             }
         };
+        // (The visits were counted on the way down.)
         for &i in &self.path {
-            let n = &mut self.nodes[i as usize];
-            n.visits += 1;
+            let n = &mut nodes[i as usize];
             n.wins += reward(n.color);
         }
         // Walk the moves backwards: after move `d` is recorded, `first` says who played each point
@@ -938,13 +977,13 @@ impl Tree {
             }
             if d <= depth {
                 // Node `path[d]` (its children's move is seq[d]).
-                let node = self.nodes[self.path[d] as usize];
+                let node = nodes[self.path[d] as usize];
                 if !node.expanded {
                     continue;
                 }
                 let first = node.first_child as usize;
                 for c in first..first + node.n_children as usize {
-                    let child = &mut self.nodes[c];
+                    let child = &mut nodes[c];
                     if child.mv != PASS
                         && self.first[child.mv as usize] == child.color.index() as u8 + 1
                     {
@@ -1061,6 +1100,7 @@ impl Node {
             mv,
             color,
             expanded: false,
+            expanding: false,
             n_children: 0,
             prior_visits: 0,
             prior_wins: 0,
@@ -1082,6 +1122,7 @@ mod tests {
         SearchConfig {
             komi: 0.5,
             threads,
+            shared_tree: false,
             playouts: Some(playouts),
             deadline: None,
             seed: 7,
@@ -1157,12 +1198,11 @@ mod tests {
         let mut model = MoveModel::uniform();
         model.gammas[0][usize::from(class)] = 1e6;
         let moves: Vec<Move> = board.legal_moves().iter().map(Move::Play).collect();
-        let plain = Tree::new(root.clone(), 0, (None, None), &moves, 7.0, 1, None);
+        let plain = Tree::new(root.clone(), 0, (None, None), 7.0, 1, None).root_nodes(&moves);
         let with = Tree::new(
             root,
             0,
             (None, None),
-            &moves,
             7.0,
             1,
             Some(TreeModel {
@@ -1171,9 +1211,10 @@ mod tests {
                 owner: None,
                 hand_priors: true,
             }),
-        );
+        )
+        .root_nodes(&moves);
         let mut corners = 0;
-        for (a, b) in plain.nodes.iter().zip(&with.nodes).skip(1) {
+        for (a, b) in plain.iter().zip(&with).skip(1) {
             let p = decode(a.mv);
             let extra = b.prior_wins - a.prior_wins;
             assert_eq!(extra, b.prior_visits - a.prior_visits);
@@ -1197,11 +1238,10 @@ mod tests {
         let points: Vec<Point> = board.legal_moves().iter().collect();
         let bare_prior = |n: &Node| (n.prior_visits, n.prior_wins) == (20, 15);
         for hand_priors in [false, true] {
-            let mut tree = Tree::new(
+            let tree = Tree::new(
                 root.clone(),
                 0,
                 (None, None),
-                &moves,
                 7.0,
                 1,
                 Some(TreeModel {
@@ -1211,13 +1251,9 @@ mod tests {
                     hand_priors,
                 }),
             );
-            assert!(!tree.nodes[1..=81].iter().all(bare_prior));
-            let first = tree.nodes.len();
-            tree.push_children(&root, &points, (None, None), false);
-            assert_eq!(
-                tree.nodes[first..first + 81].iter().all(bare_prior),
-                !hand_priors
-            );
+            assert!(!tree.root_nodes(&moves)[1..=81].iter().all(bare_prior));
+            let children = tree.children(&root, &points, (None, None), false);
+            assert_eq!(children[..81].iter().all(bare_prior), !hand_priors);
         }
     }
 
@@ -1242,6 +1278,59 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_tree_counts_every_playout_once_and_leaves_no_virtual_loss() {
+        // Three threads on one tree: every playout is one visit of the root and of exactly one
+        // root move, and its result is backed up to both (the root's wins, for the player who
+        // moved into it, and its children's, for the side to move, add up to the playouts: a
+        // virtual loss left behind would be a visit without its win); below, a node's real
+        // visits are at least its children's (more by the playouts that stopped at it).
+        let mut setup: Setup = ".......\n.......\nXXXXXX.\nOOOOOX.\nXXXX.O.\n.......\n.......\n"
+            .parse()
+            .unwrap();
+        setup.to_move = Color::Black;
+        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let mut c = config(6000, 3);
+        c.shared_tree = true;
+        let (r, reuse) = search_reusing(&board, 0, &c, None);
+        assert_eq!(r.playouts, 6000);
+        assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 6000);
+        assert_eq!(reuse.trees.len(), 1);
+        let nodes = &reuse.trees[0];
+        assert_eq!(nodes[0].visits, 6000);
+        let real = |n: &Node| n.visits - u32::from(n.prior_visits);
+        let root_kids = &nodes[1..][..usize::from(nodes[0].n_children)];
+        let kid_wins: f64 = root_kids
+            .iter()
+            .map(|n| f64::from(n.wins) - f64::from(n.prior_wins))
+            .sum();
+        assert!((f64::from(nodes[0].wins) + kid_wins - 6000.0).abs() < 0.01);
+        let mut expanded = 0;
+        for n in nodes.iter() {
+            assert!(!n.expanding);
+            assert!(n.wins >= 0.0 && n.wins <= n.visits as f32 + 1e-3, "{n:?}");
+            if n.expanded {
+                expanded += 1;
+                let kids = &nodes[n.first_child as usize..][..usize::from(n.n_children)];
+                let below: u32 = kids.iter().map(real).sum();
+                assert!(below <= real(n), "{n:?}");
+            }
+        }
+        assert!(expanded > 10);
+        // The shared tree still finds the capture, and every thread's playouts count.
+        assert_eq!(r.best, Move::Play(Point::new(4, 4)), "{r:?}");
+        assert!(r.best_stats().win_rate() > 0.8);
+    }
+
+    #[test]
+    fn one_thread_on_a_shared_tree_searches_as_alone() {
+        let board = Board::new(Geometry::new(7, 7).unwrap(), Rules::STANDARD);
+        let mut c = config(2000, 1);
+        let alone = search(&board, 0, &c);
+        c.shared_tree = true;
+        assert_eq!(search(&board, 0, &c).moves, alone.moves);
+    }
+
+    #[test]
     fn tree_reuse_keeps_the_subtree_of_the_moves_played() {
         // Search, play the best move and thread 0's most visited reply to it, search again from
         // the kept trees: the new root moves carry the old subtree's visits on top of the new
@@ -1250,42 +1339,42 @@ mod tests {
         let mut board = Board::new(g, Rules::STANDARD);
         let (first, reuse) = search_reusing(&board, 0, &config(4000, 2), None);
         let tree = &reuse.trees[0];
-        let root = tree.nodes[0];
+        let root = tree[0];
         let best = (root.first_child as usize..)
             .take(root.n_children as usize)
-            .find(|&c| decode(tree.nodes[c].mv) == first.best)
+            .find(|&c| decode(tree[c].mv) == first.best)
             .unwrap();
-        let b = tree.nodes[best];
+        let b = tree[best];
         assert!(b.expanded);
         let reply = (b.first_child as usize..)
             .take(b.n_children as usize)
-            .max_by_key(|&c| tree.nodes[c].visits)
+            .max_by_key(|&c| tree[c].visits)
             .unwrap();
-        let reply_move = decode(tree.nodes[reply].mv);
+        let reply_move = decode(tree[reply].mv);
         // Real visits of the reply's children in each thread's tree.
         let kept: u64 = reuse
             .trees
             .iter()
             .map(|t| {
-                let r = t.nodes[0];
+                let r = t[0];
                 let b = (r.first_child as usize..)
                     .take(r.n_children as usize)
-                    .find(|&c| decode(t.nodes[c].mv) == first.best)
+                    .find(|&c| decode(t[c].mv) == first.best)
                     .unwrap();
-                let bn = t.nodes[b];
+                let bn = t[b];
                 let Some(rep) = (bn.first_child as usize..)
                     .take(bn.n_children as usize)
-                    .find(|&c| decode(t.nodes[c].mv) == reply_move)
+                    .find(|&c| decode(t[c].mv) == reply_move)
                 else {
                     return 0;
                 };
-                let rn = t.nodes[rep];
+                let rn = t[rep];
                 if !rn.expanded {
                     return 0;
                 }
                 (rn.first_child as usize..)
                     .take(rn.n_children as usize)
-                    .map(|c| u64::from(t.nodes[c].visits - u32::from(t.nodes[c].prior_visits)))
+                    .map(|c| u64::from(t[c].visits - u32::from(t[c].prior_visits)))
                     .sum()
             })
             .sum();
@@ -1322,7 +1411,7 @@ mod tests {
         let board = Board::new(Geometry::new(5, 5).unwrap(), Rules::STANDARD);
         let root = playout_board(&board);
         let moves: Vec<Move> = board.legal_moves().iter().map(Move::Play).collect();
-        let mut tree = Tree::new(root, 0, (None, None), &moves, 0.5, 1, None);
+        let mut tree = Tree::new(root, 0, (None, None), 0.5, 1, None);
         tree.lgr = Some(vec![PASS; 2 * BITS]);
         let at = |r, c| Point::new(r, c).index() as u16;
         let (b, w) = (Color::Black, Color::White);

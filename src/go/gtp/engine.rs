@@ -64,6 +64,8 @@ pub const PLAY_ON_MARGIN: f64 = 0.02;
 #[derive(Clone, Debug)]
 pub struct SearchLimits {
     pub threads: usize,
+    /// One tree for all threads ([`mcts::SearchConfig::shared_tree`]).
+    pub shared_tree: bool,
     /// Fixed playouts per move (deterministic).
     pub playouts: Option<u64>,
     /// Fixed time per move.
@@ -334,6 +336,7 @@ impl Engine {
         let config = SearchConfig {
             komi: self.komi,
             threads: self.limits.threads,
+            shared_tree: self.limits.shared_tree,
             playouts: self.limits.playouts,
             deadline: Some(crate::common::deadline(time)),
             seed: board.hash() ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -461,6 +464,7 @@ impl Engine {
         let config = SearchConfig {
             komi: self.komi,
             threads: self.limits.threads,
+            shared_tree: self.limits.shared_tree,
             playouts: self.limits.playouts,
             deadline,
             // Fixed playouts replay exactly; a timed search is not reproducible anyway, and fresh

@@ -48,6 +48,11 @@ pub struct Args {
     /// Search threads
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// The threads grow one tree together (with a virtual loss on each thread's path) instead
+    /// of one tree each whose root statistics are summed; with --threads 2 or more a shared
+    /// tree's moves are not repeatable, even with --playouts
+    #[arg(long = "shared-tree", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub shared_tree: bool,
     /// Playouts per move (deterministic search)
     #[arg(long, conflicts_with = "move_ms")]
     pub playouts: Option<u64>,
@@ -110,6 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut engine = Engine::new(SearchLimits {
         threads: args.threads,
+        shared_tree: args.shared_tree,
         playouts: args.playouts,
         move_ms: args.move_ms,
         model,
@@ -736,6 +742,7 @@ mod tests {
     fn session(input: &str) -> Vec<String> {
         let mut gtp = Gtp::new(Engine::new(SearchLimits {
             threads: 1,
+            shared_tree: false,
             playouts: Some(200),
             move_ms: None,
             model: None,
