@@ -100,6 +100,18 @@ impl TreePolicy {
     pub fn amaf_weight(&self, start: usize, at: usize, len: usize) -> u32 {
         1 + (self.amaf_distance as usize * (len - at) / (len - start + 1)) as u32
     }
+
+    /// [`TreePolicy::amaf_weight`] for one node (`start`, `len`) and many moves: the division
+    /// is a multiplication by the reciprocal, floored after adding 1e-9, which is exact while
+    /// the numerator `D (len - at)` is below 2^40 and the denominator below 10^8 (a true
+    /// quotient's fraction is then 0, which the rounding error cannot take below 0 after the
+    /// nudge, or at least 1e-8, which the nudge cannot carry past 1; tested exhaustively
+    /// beyond the longest playout of 19x19).
+    #[inline]
+    fn amaf_weights(&self, start: usize, len: usize) -> impl Fn(usize) -> u32 {
+        let (d, inv) = (self.amaf_distance as usize, 1.0 / (len - start + 1) as f64);
+        move |at| 1 + ((d * (len - at)) as f64 * inv + 1e-9) as u32
+    }
 }
 
 impl Default for TreePolicy {
@@ -590,6 +602,9 @@ fn root_lead(nodes: &[Node]) -> u32 {
 fn select(nodes: &[Node], policy: TreePolicy, node: usize) -> usize {
     let n = nodes[node];
     let log_n = f64::from(n.visits.max(1)).ln();
+    // (Without an exploration term its square root is not worth computing: adding 0 changes
+    // no value.)
+    let explore = policy.exploration != 0.0;
     let first = n.first_child as usize;
     let mut best = first;
     let mut best_value = f64::NEG_INFINITY;
@@ -607,7 +622,11 @@ fn select(nodes: &[Node], policy: TreePolicy, node: usize) -> usize {
             let q_amaf = f64::from(child.amaf_wins) / f64::from(child.amaf_visits);
             let beta = policy.beta(visits, f64::from(child.amaf_visits));
             (1.0 - beta) * q + beta * q_amaf
-        } + policy.exploration * (log_n / (visits + 1.0)).sqrt();
+        } + if explore {
+            policy.exploration * (log_n / (visits + 1.0)).sqrt()
+        } else {
+            0.0
+        };
         if value > best_value {
             best_value = value;
             best = c;
@@ -621,6 +640,13 @@ fn select(nodes: &[Node], policy: TreePolicy, node: usize) -> usize {
 type Arena = Mutex<Vec<Node>>;
 
 fn lock(arena: &Arena) -> MutexGuard<'_, Vec<Node>> {
+    for _ in 0..4000 {
+        match arena.try_lock() {
+            Ok(guard) => return guard,
+            Err(std::sync::TryLockError::Poisoned(e)) => return e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
+        }
+    }
     arena.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -982,13 +1008,14 @@ impl Tree {
                     continue;
                 }
                 let first = node.first_child as usize;
+                let weight = policy.amaf_weights(d, self.seq.len());
                 for c in first..first + node.n_children as usize {
                     let child = &mut nodes[c];
                     if child.mv != PASS
                         && self.first[child.mv as usize] == child.color.index() as u8 + 1
                     {
                         let at = self.first_at[child.mv as usize] as usize;
-                        let w = policy.amaf_weight(d, at, self.seq.len());
+                        let w = weight(at);
                         child.amaf_visits += w;
                         child.amaf_wins += reward(child.color) * w as f32;
                     }
@@ -1158,7 +1185,33 @@ mod tests {
                     assert!((1..=1 + AMAF_DISTANCE).contains(&w));
                     assert_eq!(w, 1 + (3 * (len - at) / (len - start + 1)) as u32);
                     assert_eq!(mogo.amaf_weight(start, at, len), 1);
+                    assert_eq!(silver.amaf_weights(start, len)(at), w);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn amaf_weights_by_reciprocal_are_the_integer_quotients() {
+        // Every numerator D (len - at) with D up to 10 and every denominator len - start + 1
+        // past the longest playout of 19x19 (the moves of an iteration are at most
+        // move_cap(361) plus the tree's).
+        let longest = crate::playout::move_cap(361) + 200;
+        for b in 1..=longest + 1 {
+            let policy = TreePolicy {
+                amaf_distance: 10,
+                ..TreePolicy::SILVER
+            };
+            // start = 0, len = b - 1: numerators 10 (len - at) for at in 0..len.
+            let len = b - 1;
+            let weight = policy.amaf_weights(0, len);
+            for at in 0..len {
+                assert_eq!(weight(at), policy.amaf_weight(0, at, len), "{at} {len}");
+            }
+            // And every numerator up to 10 b against this denominator.
+            let inv = 1.0 / b as f64;
+            for a in 0..=10 * b {
+                assert_eq!((a as f64 * inv + 1e-9) as usize, a / b, "{a} / {b}");
             }
         }
     }
