@@ -211,6 +211,50 @@ fn genmove_is_deterministic_for_fixed_playouts() {
 }
 
 #[test]
+fn a_shared_tree_plays_a_game_with_tree_reuse() {
+    // Two threads on one tree, the tree kept between moves; then a timed move. Every answer
+    // is a move (the position is legal for play to accept), and the engine scores the game.
+    let input = "boardsize 7\nkomi 7\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nfinal_score\n";
+    let a = one(
+        &[
+            "--playouts",
+            "3000",
+            "--threads",
+            "2",
+            "--shared-tree",
+            "true",
+        ],
+        input,
+    );
+    assert_eq!(a.len(), 7, "{a:?}");
+    assert!(
+        a[2..6].iter().all(|l| l.starts_with("= ") && l.len() > 3),
+        "{a:?}"
+    );
+    assert!(
+        a[6].starts_with("= B+") || a[6].starts_with("= W+"),
+        "{a:?}"
+    );
+    let t = one(
+        &[
+            "--move-ms",
+            "200",
+            "--threads",
+            "2",
+            "--shared-tree",
+            "true",
+        ],
+        "boardsize 9\ngenmove b\n",
+    );
+    assert!(t[1].starts_with("= "), "{t:?}");
+    let o = stonelab()
+        .args(["go", "gtp", "--shared-tree", "maybe"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
 fn genmove_keeps_to_its_time() {
     // --move-ms 300 on 9x9, then a GTP clock with 1 s left for 1 stone.
     let start = Instant::now();

@@ -13,7 +13,9 @@
 //! Each thread grows its own tree from the same root with its own seed (root parallelism); the
 //! visit counts of the root moves are summed at the end and the most visited move wins (ties go to
 //! the first move in point order, pass last). With a fixed seed, thread count and playout count the
-//! search is deterministic; with a deadline it stops when the time is up.
+//! search is deterministic; with a deadline it stops when the time is up. Or all threads grow one
+//! tree ([`SearchConfig::shared_tree`]): a thread descends and backs up under the tree's lock,
+//! leaving a virtual loss on its path while its playout runs outside the lock.
 //!
 //! Selection value of a child with `n` visits and `ñ` AMAF visits:
 //! `(1 - β) Q + β Q_amaf + C sqrt(ln N / (n + 1))`, by the [`TreePolicy`]: by default (since
