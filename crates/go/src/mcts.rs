@@ -420,7 +420,12 @@ pub fn search_reusing(
                     .map(|n| n / threads as u64 + u64::from((i as u64) < n % threads as u64));
                 let seed = config.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 let stop = &stop;
-                let watch = config.early_stop && i == 0 && quota.is_none();
+                // Thread 0 watches its tree, which the other threads grow too when it is shared.
+                let watch = if config.early_stop && i == 0 && quota.is_none() {
+                    threads / trees
+                } else {
+                    0
+                };
                 scope.spawn(move || {
                     let mut tree = Tree::new(
                         root,
@@ -794,8 +799,9 @@ impl Tree {
         nodes
     }
 
-    /// Runs playouts until the quota, the deadline or `stop`; when `watch`, sets `stop` once the
-    /// most visited root move cannot be overtaken in the time left (see
+    /// Runs playouts until the quota, the deadline or `stop`; when `watch` (the number of threads
+    /// growing this tree, 0 for none), sets `stop` once the most visited root move cannot be
+    /// overtaken in the time left by that many threads at this thread's playout rate (see
     /// [`SearchConfig::early_stop`]).
     fn run(
         &mut self,
@@ -803,7 +809,7 @@ impl Tree {
         quota: Option<u64>,
         deadline: Option<Instant>,
         stop: &AtomicBool,
-        watch: bool,
+        watch: usize,
     ) {
         let mut board = self.root.clone();
         let start = Instant::now();
@@ -817,10 +823,10 @@ impl Tree {
                     if now >= d || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    if watch && self.playouts.is_multiple_of(1024) && self.playouts > 0 {
+                    if watch > 0 && self.playouts.is_multiple_of(1024) && self.playouts > 0 {
                         let left = d.duration_since(now).as_secs_f64();
                         let done = now.duration_since(start).as_secs_f64().max(1e-9);
-                        let to_come = self.playouts as f64 * left / done;
+                        let to_come = (watch as u64 * self.playouts) as f64 * left / done;
                         if root_lead(&lock(arena)) as f64 > to_come {
                             stop.store(true, Ordering::Relaxed);
                             break;
