@@ -496,6 +496,7 @@ fn fuzz_gtp_sessions() {
             two_liberties: true,
             hand_priors: false,
             tree_policy: stonelab_go::mcts::TreePolicy::default(),
+            second_last_shapes: false,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

@@ -243,6 +243,7 @@ fn play_game(
             two_liberties: false,
             hand_priors: args.hand_priors,
             tree_policy: policy,
+            second_last_shapes: false,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

@@ -211,6 +211,9 @@ pub struct SearchConfig {
     pub two_liberties: bool,
     /// The selection rule ([`TreePolicy`]).
     pub tree_policy: TreePolicy,
+    /// The playouts draw their 3x3 shapes around the side to move's own previous stone too, not
+    /// only around the opponent's last ([`PolicyOptions::second_last`]).
+    pub second_last_shapes: bool,
     /// The hand-set priors ([`PRIOR_CAPTURE_ONE`] and after) besides [`PRIOR_EVEN`] and the
     /// model's below the root; without them (false) and with a model a child starts from the
     /// even prior and the model's alone, as Pachi's children start from its pattern prior. The
@@ -453,6 +456,7 @@ pub fn search_reusing(
                         tree.lgr = Some(vec![PASS; 2 * BITS]);
                     }
                     tree.two_liberties = config.two_liberties;
+                    tree.second_last_shapes = config.second_last_shapes;
                     tree.policy = config.tree_policy;
 
                     tree.run(arena, quota, config.deadline, stop, watch);
@@ -674,6 +678,8 @@ struct Tree {
     lgr: Option<Vec<u16>>,
     /// [`SearchConfig::two_liberties`].
     two_liberties: bool,
+    /// [`SearchConfig::second_last_shapes`].
+    second_last_shapes: bool,
     /// [`SearchConfig::tree_policy`].
     policy: TreePolicy,
     komi: f64,
@@ -719,6 +725,7 @@ impl Tree {
             weights: None,
             lgr: None,
             two_liberties: false,
+            second_last_shapes: false,
             policy: TreePolicy::default(),
             komi,
             rng: Rng::new(seed),
@@ -928,6 +935,11 @@ impl Tree {
                 suggested: suggested.filter(|_| self.weights.is_none()),
                 weights: self.weights.as_ref(),
                 two_liberties: self.two_liberties,
+                second_last: if self.second_last_shapes {
+                    self.last_stone2()
+                } else {
+                    None
+                },
             };
             let mv = board.policy_move_with(&mut self.rng, last, &options);
             board.play(mv);
@@ -1169,6 +1181,7 @@ mod tests {
             two_liberties: false,
             hand_priors: true,
             tree_policy: TreePolicy::default(),
+            second_last_shapes: false,
         }
     }
 

@@ -89,6 +89,8 @@ pub struct SearchLimits {
     pub hand_priors: bool,
     /// The selection rule ([`mcts::SearchConfig::tree_policy`]).
     pub tree_policy: mcts::TreePolicy,
+    /// Shapes around the own previous stone too ([`mcts::SearchConfig::second_last_shapes`]).
+    pub second_last_shapes: bool,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -347,6 +349,7 @@ impl Engine {
             last_good_reply: self.limits.last_good_reply,
             two_liberties: self.limits.two_liberties,
             tree_policy: self.limits.tree_policy,
+            second_last_shapes: self.limits.second_last_shapes,
             hand_priors: self.limits.hand_priors,
         };
         mcts::search(&board, passes, &config)
@@ -483,6 +486,7 @@ impl Engine {
             last_good_reply: self.limits.last_good_reply,
             two_liberties: self.limits.two_liberties,
             tree_policy: self.limits.tree_policy,
+            second_last_shapes: self.limits.second_last_shapes,
             hand_priors: self.limits.hand_priors,
         };
         let result = if self.limits.tree_reuse {

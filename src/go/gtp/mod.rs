@@ -93,6 +93,10 @@ pub struct Args {
     /// Without a model (--model none) the hand-set priors always apply
     #[arg(long = "hand-priors", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub hand_priors: bool,
+    /// Playouts draw their 3x3 shapes around the engine's own previous stone too, not only
+    /// around the opponent's last (Pachi's second-last-move patterns)
+    #[arg(long = "second-last-shapes", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub second_last_shapes: bool,
     #[command(flatten)]
     pub tree: crate::go::TreePolicyArgs,
 }
@@ -127,6 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         two_liberties: args.two_liberties,
         hand_priors: args.hand_priors,
         tree_policy,
+        second_last_shapes: args.second_last_shapes,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -754,6 +759,7 @@ mod tests {
             two_liberties: false,
             hand_priors: true,
             tree_policy: stonelab_go::mcts::TreePolicy::default(),
+            second_last_shapes: false,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)

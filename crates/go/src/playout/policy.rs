@@ -73,6 +73,9 @@ pub struct PolicyOptions<'a> {
     pub weights: Option<&'a PlayoutWeights>,
     /// Fights of two liberties around the last stone ([`PlayoutBoard::two_liberty_reply`]).
     pub two_liberties: bool,
+    /// The side to move's own stone before the opponent's last: the uniform shapes are drawn
+    /// around it too (Pachi's second-last-move patterns), when it is still on the board.
+    pub second_last: Option<Point>,
 }
 
 impl PlayoutBoard {
@@ -182,7 +185,24 @@ impl PlayoutBoard {
                     return Move::Play(q);
                 }
             }
-            if self.colour[l] == 3 - code(self.to_move) {
+            if let Some(l2) = options
+                .second_last
+                .filter(|&q| options.weights.is_none() && self.geometry.mask().contains(q))
+            {
+                let l2 = self.slot(l2);
+                let me = code(self.to_move);
+                let centres = [l, l2];
+                let take = [self.colour[l] == 3 - me, self.colour[l2] == me && l2 != l];
+                let centres = match take {
+                    [true, true] => &centres[..],
+                    [true, false] => &centres[..1],
+                    [false, true] => &centres[1..],
+                    [false, false] => &centres[..0],
+                };
+                if let Some(s) = self.pattern_reply_near(rng, centres) {
+                    return Move::Play(self.point(s));
+                }
+            } else if self.colour[l] == 3 - code(self.to_move) {
                 let shape = match options.weights {
                     Some(w) => self.weighted_reply(rng, l, w),
                     None => self.pattern_reply(rng, l),
@@ -390,20 +410,29 @@ impl PlayoutBoard {
     /// A uniformly drawn empty point around slot `l` that matches a 3x3 shape and that the side to
     /// move may play (legal, no own eye, no big self-atari).
     pub(super) fn pattern_reply(&self, rng: &mut Rng, l: usize) -> Option<usize> {
+        self.pattern_reply_near(rng, &[l])
+    }
+
+    /// [`PlayoutBoard::pattern_reply`] around each of the slots `centres` (a point around two
+    /// of them is offered twice).
+    pub(super) fn pattern_reply_near(&self, rng: &mut Rng, centres: &[usize]) -> Option<usize> {
         let table = crate::pattern3::Pattern3Table::get();
         let c = code(self.to_move);
         let mut chosen = None;
         let mut seen = 0;
-        for s in self.around(l) {
-            if self.colour[s] != EMPTY || s == self.ko as usize {
-                continue;
-            }
-            if !table.matches(self.window(s)) || !self.acceptable(s, c) || self.self_atari(s, c) {
-                continue;
-            }
-            seen += 1;
-            if rng.below(seen) == 0 {
-                chosen = Some(s);
+        for &l in centres {
+            for s in self.around(l) {
+                if self.colour[s] != EMPTY || s == self.ko as usize {
+                    continue;
+                }
+                if !table.matches(self.window(s)) || !self.acceptable(s, c) || self.self_atari(s, c)
+                {
+                    continue;
+                }
+                seen += 1;
+                if rng.below(seen) == 0 {
+                    chosen = Some(s);
+                }
             }
         }
         chosen
@@ -867,29 +896,48 @@ mod tests {
     fn pattern_replies_match_the_reference() {
         // Along random policy playouts on 9x9 and 7x5: every window equals the slow one, and the
         // pattern reply to the last stone is one of the points around it that the naive matcher
-        // accepts and the side may play; there is one whenever such a point exists.
+        // accepts and the side may play; there is one whenever such a point exists. The same
+        // around the last two stones together.
         for (rows, cols) in [(9, 9), (7, 5)] {
             let g = Geometry::new(rows, cols).unwrap();
             let mut rng = Rng::new(11);
-            let (mut replies, mut checked) = (0, 0);
+            let (mut replies, mut checked, mut both) = (0, 0, 0);
             for _ in 0..40 {
                 let mut b = PlayoutBoard::new(g);
                 let mut game = Progress::default();
+                let mut before: Option<Point> = None;
                 while game.going(3 * g.area()) {
                     if let Some(l) = game.last {
                         let ls = b.slot(l);
                         let c = code(b.to_move);
-                        let allowed: Vec<usize> = b
-                            .around(ls)
-                            .into_iter()
-                            .filter(|&s| {
-                                b.colour[s] == EMPTY
-                                    && s != b.ko as usize
-                                    && crate::pattern3::matches_naive(window_naive(&b, b.point(s)))
-                                    && b.acceptable(s, c)
-                                    && !b.self_atari(s, c)
-                            })
-                            .collect();
+                        let allowed_near = |centre: usize| -> Vec<usize> {
+                            b.around(centre)
+                                .into_iter()
+                                .filter(|&s| {
+                                    b.colour[s] == EMPTY
+                                        && s != b.ko as usize
+                                        && crate::pattern3::matches_naive(window_naive(
+                                            &b,
+                                            b.point(s),
+                                        ))
+                                        && b.acceptable(s, c)
+                                        && !b.self_atari(s, c)
+                                })
+                                .collect()
+                        };
+                        let allowed = allowed_near(ls);
+                        if let Some(l2) = before {
+                            let l2s = b.slot(l2);
+                            let mut union = allowed.clone();
+                            union.extend(allowed_near(l2s));
+                            let reply =
+                                b.pattern_reply_near(&mut Rng::new(game.moves as u64), &[ls, l2s]);
+                            assert_eq!(reply.is_some(), !union.is_empty());
+                            if let Some(s) = reply {
+                                assert!(union.contains(&s));
+                                both += usize::from(!allowed.contains(&s));
+                            }
+                        }
                         for s in b.around(ls) {
                             if b.colour[s] == EMPTY {
                                 assert_eq!(b.window(s), window_naive(&b, b.point(s)));
@@ -905,10 +953,15 @@ mod tests {
                     }
                     let mv = b.policy_move(&mut rng, game.last);
                     b.play(mv);
+                    before = game.last;
                     game.played(mv);
                 }
             }
             assert!(checked > 1000 && replies > 100, "{checked} {replies}");
+            assert!(
+                both > 10,
+                "{both} replies around the second-last stone alone"
+            );
         }
     }
 
