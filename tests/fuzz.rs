@@ -497,6 +497,7 @@ fn fuzz_gtp_sessions() {
             hand_priors: false,
             tree_policy: stonelab_go::mcts::TreePolicy::default(),
             second_last_shapes: false,
+            nakade: false,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

@@ -244,6 +244,7 @@ fn play_game(
             hand_priors: args.hand_priors,
             tree_policy: policy,
             second_last_shapes: false,
+            nakade: false,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

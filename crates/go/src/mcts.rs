@@ -214,6 +214,9 @@ pub struct SearchConfig {
     /// The playouts draw their 3x3 shapes around the side to move's own previous stone too, not
     /// only around the opponent's last ([`PolicyOptions::second_last`]).
     pub second_last_shapes: bool,
+    /// The playouts play the vital point of a small eye space next to the opponent's last stone
+    /// ([`PlayoutBoard::nakade_reply`]).
+    pub nakade: bool,
     /// The hand-set priors ([`PRIOR_CAPTURE_ONE`] and after) besides [`PRIOR_EVEN`] and the
     /// model's below the root; without them (false) and with a model a child starts from the
     /// even prior and the model's alone, as Pachi's children start from its pattern prior. The
@@ -457,6 +460,7 @@ pub fn search_reusing(
                     }
                     tree.two_liberties = config.two_liberties;
                     tree.second_last_shapes = config.second_last_shapes;
+                    tree.nakade = config.nakade;
                     tree.policy = config.tree_policy;
 
                     tree.run(arena, quota, config.deadline, stop, watch);
@@ -680,6 +684,8 @@ struct Tree {
     two_liberties: bool,
     /// [`SearchConfig::second_last_shapes`].
     second_last_shapes: bool,
+    /// [`SearchConfig::nakade`].
+    nakade: bool,
     /// [`SearchConfig::tree_policy`].
     policy: TreePolicy,
     komi: f64,
@@ -726,6 +732,7 @@ impl Tree {
             lgr: None,
             two_liberties: false,
             second_last_shapes: false,
+            nakade: false,
             policy: TreePolicy::default(),
             komi,
             rng: Rng::new(seed),
@@ -940,6 +947,7 @@ impl Tree {
                 } else {
                     None
                 },
+                nakade: self.nakade,
             };
             let mv = board.policy_move_with(&mut self.rng, last, &options);
             board.play(mv);
@@ -1182,6 +1190,7 @@ mod tests {
             hand_priors: true,
             tree_policy: TreePolicy::default(),
             second_last_shapes: false,
+            nakade: false,
         }
     }
 

@@ -91,6 +91,8 @@ pub struct SearchLimits {
     pub tree_policy: mcts::TreePolicy,
     /// Shapes around the own previous stone too ([`mcts::SearchConfig::second_last_shapes`]).
     pub second_last_shapes: bool,
+    /// The playouts' nakade reply ([`mcts::SearchConfig::nakade`]).
+    pub nakade: bool,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -350,6 +352,7 @@ impl Engine {
             two_liberties: self.limits.two_liberties,
             tree_policy: self.limits.tree_policy,
             second_last_shapes: self.limits.second_last_shapes,
+            nakade: self.limits.nakade,
             hand_priors: self.limits.hand_priors,
         };
         mcts::search(&board, passes, &config)
@@ -487,6 +490,7 @@ impl Engine {
             two_liberties: self.limits.two_liberties,
             tree_policy: self.limits.tree_policy,
             second_last_shapes: self.limits.second_last_shapes,
+            nakade: self.limits.nakade,
             hand_priors: self.limits.hand_priors,
         };
         let result = if self.limits.tree_reuse {

@@ -97,6 +97,10 @@ pub struct Args {
     /// around the opponent's last (Pachi's second-last-move patterns)
     #[arg(long = "second-last-shapes", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub second_last_shapes: bool,
+    /// Playouts play the vital point of a small eye space (three to six points, bounded by the
+    /// opponent's stones and the edge) next to the opponent's last stone (Pachi's nakade check)
+    #[arg(long = "nakade", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub nakade: bool,
     #[command(flatten)]
     pub tree: crate::go::TreePolicyArgs,
 }
@@ -132,6 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         hand_priors: args.hand_priors,
         tree_policy,
         second_last_shapes: args.second_last_shapes,
+        nakade: args.nakade,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -760,6 +765,7 @@ mod tests {
             hand_priors: true,
             tree_policy: stonelab_go::mcts::TreePolicy::default(),
             second_last_shapes: false,
+            nakade: false,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)

@@ -76,6 +76,9 @@ pub struct PolicyOptions<'a> {
     /// The side to move's own stone before the opponent's last: the uniform shapes are drawn
     /// around it too (Pachi's second-last-move patterns), when it is still on the board.
     pub second_last: Option<Point>,
+    /// The vital point of a small eye space that the opponent's last stone borders
+    /// ([`PlayoutBoard::nakade_reply`]), tried before the shapes.
+    pub nakade: bool,
 }
 
 impl PlayoutBoard {
@@ -183,6 +186,14 @@ impl PlayoutBoard {
                     && !self.self_atari(s, c)
                 {
                     return Move::Play(q);
+                }
+            }
+            if options.nakade {
+                if let Some(s) = self.nakade_reply(l) {
+                    let me = code(self.to_move);
+                    if s != self.ko as usize && self.acceptable(s, me) && !self.self_atari(s, me) {
+                        return Move::Play(self.point(s));
+                    }
                 }
             }
             if let Some(l2) = options
@@ -436,6 +447,83 @@ impl PlayoutBoard {
             }
         }
         chosen
+    }
+
+    /// The vital point of the eye space next to the opponent's last stone on slot `l`: its
+    /// empty neighbours must lie in one 3x3 window, and the empty area they belong to must have
+    /// at most six points and touch no stone of the side to move (so it is bounded by the
+    /// opponent's stones and the edge). Shapes with a vital point, by the number of area
+    /// neighbours of each point: three points (the middle one), the T-shaped four (the point
+    /// with three), the bulky five (the point with three, when one point has one), the cross
+    /// five (the point with four), the rabbity six (the point with four, when three have two).
+    /// Others (a line, an L, a square, ...) have none. The caller checks the point may be
+    /// played.
+    pub fn nakade_reply(&self, l: usize) -> Option<usize> {
+        let me = code(self.to_move);
+        if self.colour[l] != 3 - me {
+            return None;
+        }
+        let mut first: Option<usize> = None;
+        for q in self.neighbours(l) {
+            if self.colour[q] != EMPTY {
+                continue;
+            }
+            match first {
+                None => first = Some(q),
+                Some(e) => {
+                    let (rq, cq) = (q / self.w, q % self.w);
+                    let (re, ce) = (e / self.w, e % self.w);
+                    if rq.abs_diff(re) > 1 || cq.abs_diff(ce) > 1 {
+                        return None;
+                    }
+                }
+            }
+        }
+        let mut area = [first?; 6];
+        let mut n = 1;
+        let mut i = 0;
+        while i < n {
+            for q in self.neighbours(area[i]) {
+                match self.colour[q] {
+                    EMPTY if !area[..n].contains(&q) => {
+                        if n == area.len() {
+                            return None;
+                        }
+                        area[n] = q;
+                        n += 1;
+                    }
+                    c if c == me => return None,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        let area = &area[..n];
+        // Each point's neighbours in the area, and how many points have each count.
+        let mut degree = [0usize; 6];
+        let mut with = [0usize; 5];
+        for (k, &a) in area.iter().enumerate() {
+            degree[k] = self
+                .neighbours(a)
+                .into_iter()
+                .filter(|q| area.contains(q))
+                .count();
+            with[degree[k]] += 1;
+        }
+        let having = |d: usize| {
+            area.iter()
+                .zip(degree)
+                .find(|&(_, k)| k == d)
+                .map(|(&a, _)| a)
+        };
+        match n {
+            3 => having(2),
+            4 if with[3] == 1 => having(3),
+            5 if with[3] == 1 && with[1] == 1 => having(3),
+            5 if with[4] == 1 => having(4),
+            6 if with[4] == 1 && with[2] == 3 => having(4),
+            _ => None,
+        }
     }
 
     /// The eight slots around `s`, in [`crate::pattern3::NEIGHBOUR_ORDER`].
@@ -791,6 +879,104 @@ mod tests {
         // Without B4 the ladder along the edge catches it: no tactical reply (a random move).
         let b = from_diagram(".....\n.....\n.....\nXO...\nXO...\n", Color::Black);
         assert_eq!(b.reply(b.slot(Point::new(3, 1))), None);
+    }
+
+    #[test]
+    fn nakade_vital_points() {
+        // White fills a 7x7 board but for the eye space `shape` (offsets from C3); White's last
+        // stone is one next to the space; Black to move.
+        let cases: [(&str, &[(usize, usize)], Option<(usize, usize)>); 12] = [
+            ("straight three", &[(0, 0), (0, 1), (0, 2)], Some((0, 1))),
+            ("bent three", &[(0, 0), (0, 1), (1, 1)], Some((0, 1))),
+            ("square four", &[(0, 0), (0, 1), (1, 0), (1, 1)], None),
+            ("straight four", &[(0, 0), (0, 1), (0, 2), (0, 3)], None),
+            ("T four", &[(0, 0), (0, 1), (0, 2), (1, 1)], Some((0, 1))),
+            ("L four", &[(0, 0), (1, 0), (2, 0), (2, 1)], None),
+            (
+                "bulky five",
+                &[(0, 0), (0, 1), (1, 0), (1, 1), (0, 2)],
+                Some((0, 1)),
+            ),
+            (
+                "cross five",
+                &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)],
+                Some((1, 1)),
+            ),
+            (
+                "rabbity six",
+                &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (0, 0)],
+                Some((1, 1)),
+            ),
+            (
+                "rectangle six",
+                &[(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)],
+                None,
+            ),
+            ("two points", &[(0, 0), (0, 1)], None),
+            (
+                "seven points",
+                &[(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2)],
+                None,
+            ),
+        ];
+        let diagram = |empty: &[(usize, usize)], black: Option<(usize, usize)>| {
+            let mut d = String::new();
+            for r in 0..7 {
+                for c in 0..7 {
+                    d.push(if empty.contains(&(r, c)) {
+                        '.'
+                    } else if black == Some((r, c)) {
+                        'X'
+                    } else {
+                        'O'
+                    });
+                }
+                d.push('\n');
+            }
+            d
+        };
+        for (name, shape, vital) in cases {
+            let empty: Vec<(usize, usize)> = shape.iter().map(|&(r, c)| (r + 2, c + 2)).collect();
+            // A wall stone with exactly one empty neighbour.
+            let b = from_diagram(&diagram(&empty, None), Color::Black);
+            let last = (0..7)
+                .flat_map(|r| (0..7).map(move |c| (r, c)))
+                .find(|&(r, c)| {
+                    !empty.contains(&(r, c))
+                        && empty
+                            .iter()
+                            .filter(|&&(er, ec)| er.abs_diff(r) + ec.abs_diff(c) == 1)
+                            .count()
+                            == 1
+                })
+                .unwrap();
+            let l = b.slot(Point::new(last.0, last.1));
+            let expected = vital.map(|(r, c)| b.slot(Point::new(r + 2, c + 2)));
+            assert_eq!(b.nakade_reply(l), expected, "{name}");
+            // Not the opponent's move: nothing.
+            let w = from_diagram(&diagram(&empty, None), Color::White);
+            assert_eq!(w.nakade_reply(l), None, "{name}");
+            // A black stone touching the space: no eye space of White's.
+            let far = (0..7)
+                .flat_map(|r| (0..7).map(move |c| (r, c)))
+                .find(|&(r, c)| {
+                    (r, c) != last
+                        && !empty.contains(&(r, c))
+                        && empty
+                            .iter()
+                            .any(|&(er, ec)| er.abs_diff(r) + ec.abs_diff(c) == 1)
+                })
+                .unwrap();
+            let touched = from_diagram(&diagram(&empty, Some(far)), Color::Black);
+            assert_eq!(touched.colour[l], code(Color::White));
+            assert_eq!(touched.nakade_reply(l), None, "{name} touched");
+        }
+        // The last stone's empty neighbours in two separate areas: no nakade.
+        let b = from_diagram(
+            "OOOOOOO\nO.OOOOO\nO.O.OOO\nOOO.OOO\nOOOOOOO\nOOOOOOO\nOOOOOOO\n",
+            Color::Black,
+        );
+        assert_eq!(b.nakade_reply(b.slot(Point::new(2, 2))), None);
     }
 
     #[test]
