@@ -9,7 +9,7 @@ use stonelab_gomoku::games::{plausible_game, Rng};
 use stonelab_gomoku::search::defence::{defences, Playable};
 use stonelab_gomoku::search::referee;
 use stonelab_gomoku::search::suite::parse_suite;
-use stonelab_gomoku::search::{five_points, solve, Limits, Mode};
+use stonelab_gomoku::search::{five_points, solve, with_stop, Limits, Mode};
 use stonelab_gomoku::{Board, Budget, Color, Grid, Point, Rule};
 
 const SUITE: &str = include_str!("../../../tests/data/gomoku/tss_suite.txt");
@@ -50,6 +50,37 @@ fn suite_results_match() {
     eprintln!(
         "suite: {} positions, slowest {slowest:.1} ms",
         entries.len()
+    );
+}
+
+#[test]
+fn a_raised_stop_flag_ends_the_threat_searches() {
+    // Under a raised stop flag (a front end's YXSTOP) every suite win that takes the search more
+    // than a few hundred nodes is not found, and the search says it was cut short; the flag is
+    // the thread's only inside `with_stop`, so the same search afterwards finds the win again.
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let entries = parse_suite(SUITE);
+    let flag = Arc::new(AtomicBool::new(true));
+    let mut stopped = 0;
+    for e in entries.iter().filter(|e| e.win) {
+        let board = Board::from_grid(&e.grid, e.rule);
+        let limits = Limits::for_mode(e.mode);
+        let free = solve(&board, e.to_move, e.mode, &limits);
+        if free.nodes <= 300 {
+            continue;
+        }
+        let out = with_stop(Arc::clone(&flag), || {
+            solve(&board, e.to_move, e.mode, &limits)
+        });
+        assert!(out.proof.is_none() && out.aborted, "{}", e.moves);
+        assert!(out.nodes < free.nodes, "{}", e.moves);
+        assert!(solve(&board, e.to_move, e.mode, &limits).proof.is_some());
+        stopped += 1;
+    }
+    assert!(
+        stopped >= 10,
+        "only {stopped} suite wins take over 300 nodes"
     );
 }
 

@@ -153,8 +153,9 @@ impl Engine {
         self.excluded = points;
     }
 
-    /// Makes `flag` the abort flag of the alpha-beta search: while it is set, a search stops as at
-    /// its deadline and the best move so far stands. The caller clears it.
+    /// Makes `flag` the abort flag of the search: while it is set, alpha-beta stops as at its
+    /// deadline and the best move so far stands, and the threat searches stop as at their limits
+    /// (finding nothing more). The caller clears it.
     pub fn set_abort(&mut self, flag: Arc<AtomicBool>) {
         self.tree.set_abort(flag);
     }
@@ -201,7 +202,12 @@ impl Engine {
     }
 
     /// Chooses a move for `me` within `budget`. The board must have an empty cell and no five.
+    /// The abort flag ([`Engine::set_abort`]) stops the threat-space phases too.
     pub fn think(&mut self, me: Color, budget: Budget) -> Decision {
+        search::with_stop(self.tree.abort_flag(), || self.think_inner(me, budget))
+    }
+
+    fn think_inner(&mut self, me: Color, budget: Budget) -> Decision {
         let start = Instant::now();
         if let Some((best, reason)) = self.immediate(me) {
             if !self.excluded.contains(best) {
@@ -321,6 +327,12 @@ impl Engine {
     /// the threat solver finds none any more (the engine's own defences, within `budget`); `None`
     /// when there is no threat to meet.
     pub fn threat_defences(&mut self, me: Color, budget: Budget) -> Option<Vec<Point>> {
+        search::with_stop(self.tree.abort_flag(), || {
+            self.threat_defences_inner(me, budget)
+        })
+    }
+
+    fn threat_defences_inner(&mut self, me: Color, budget: Budget) -> Option<Vec<Point>> {
         let mut nodes = 0;
         let proof = self.opponent_threat(me, budget, &mut nodes)?;
         let roots = self.root_moves(me);

@@ -364,6 +364,11 @@ impl Tree {
         self.abort = flag;
     }
 
+    /// The tree's abort flag ([`Tree::set_abort`]).
+    pub(crate) fn abort_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.abort)
+    }
+
     /// The principal variation that starts with `me` playing `first`: then the table's best move of
     /// each position in turn, while it is an empty cell, up to `max` moves (`first` included) or a
     /// five.

@@ -31,7 +31,9 @@
 use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
-use super::primitives::{five_points, influence_line, minus, win_moves, Limits, Mode, Proof};
+use super::primitives::{
+    five_points, influence_line, minus, stop_flag, stop_requested, win_moves, Limits, Mode, Proof,
+};
 use super::tss;
 use crate::{Bitboard, Board, Color, Direction, Pattern, Point};
 
@@ -116,6 +118,8 @@ struct Dbs<'a> {
     combination_nodes: usize,
     proof: Option<(Proof, bool)>,
     stop: bool,
+    /// The stop flag of [`super::with_stop`], if the search runs under one.
+    stop_flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// The dependency-based search for a win of `attacker`, who moves next. `limits` bound the whole
@@ -168,6 +172,7 @@ pub fn search(
         combination_nodes: 0,
         proof: None,
         stop: false,
+        stop_flag: stop_flag(),
     };
     s.run();
     out.nodes = s.work;
@@ -208,7 +213,8 @@ impl Dbs<'_> {
             && (self.work >= self.limits.nodes
                 || self.nodes.len() >= self.opts.max_nodes
                 || self.candidates >= self.opts.max_candidates
-                || self.limits.time.is_some_and(|t| self.start.elapsed() >= t))
+                || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+                || stop_requested(self.stop_flag.as_ref()))
         {
             self.stop = true;
         }

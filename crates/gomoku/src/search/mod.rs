@@ -18,7 +18,8 @@ use std::time::Instant;
 
 pub use budget::Budget;
 pub use primitives::{
-    five_points, four_moves, influence, three_moves, win_moves, Limits, Mode, Outcome, Proof,
+    five_points, four_moves, influence, three_moves, win_moves, with_stop, Limits, Mode, Outcome,
+    Proof,
 };
 
 use crate::{Board, Color};

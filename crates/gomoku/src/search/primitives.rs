@@ -2,9 +2,45 @@
 //! search ([`super::dbs`]): modes, limits, proofs, outcomes, and the move sets read from a board's
 //! per-colour class sets (five points, win moves, fours, threes) with the squares that influence them.
 
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::{Bitboard, Board, Color, Direction, Pattern, Point, Rule};
+
+thread_local! {
+    /// The stop flag of the threat searches started on this thread ([`with_stop`]).
+    static STOP: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `flag` as the stop flag of every threat search it starts on this thread: while
+/// the flag is set, a search stops as at its limits (it reports no win, and `aborted`). The
+/// engine's searches run under its abort flag, so that a front end's `YXSTOP` also ends the
+/// threat-space phases of a move, not only its alpha-beta.
+pub fn with_stop<R>(flag: Arc<AtomicBool>, f: impl FnOnce() -> R) -> R {
+    /// Puts the previous flag back, also when `f` panics.
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let old = self.0.take();
+            STOP.with(|s| *s.borrow_mut() = old);
+        }
+    }
+    let _restore = Restore(STOP.with(|s| s.replace(Some(flag))));
+    f()
+}
+
+/// The stop flag set by [`with_stop`] on this thread, if any.
+pub(super) fn stop_flag() -> Option<Arc<AtomicBool>> {
+    STOP.with(|s| s.borrow().clone())
+}
+
+/// Whether `flag` (from [`stop_flag`]) asks the search to stop.
+#[inline]
+pub(super) fn stop_requested(flag: Option<&Arc<AtomicBool>>) -> bool {
+    flag.is_some_and(|f| f.load(Ordering::Relaxed))
+}
 
 /// Which threats the attacker may play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

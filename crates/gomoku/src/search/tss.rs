@@ -24,8 +24,8 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::primitives::{
-    five_points, four_moves, influence_line, is_foul, is_win_move, key, minus, spoilers,
-    three_moves, win_moves, Limits, Mode, Outcome, Proof,
+    five_points, four_moves, influence_line, is_foul, is_win_move, key, minus, spoilers, stop_flag,
+    stop_requested, three_moves, win_moves, Limits, Mode, Outcome, Proof,
 };
 use crate::{Bitboard, Board, Color, Point};
 
@@ -38,6 +38,8 @@ struct Search {
     start: Instant,
     nodes: u64,
     aborted: bool,
+    /// The stop flag of [`super::with_stop`], if the search runs under one.
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     hash: u64,
     /// Positions (attacker to move) with no win within the stored number of attacker moves
     /// (`u32::MAX`: no win at any depth, the failure did not depend on the depth limit).
@@ -136,6 +138,7 @@ impl Search {
             start: Instant::now(),
             nodes: 0,
             aborted: false,
+            stop: stop_flag(),
             hash,
             failed: HashMap::new(),
             limited: false,
@@ -161,7 +164,8 @@ impl Search {
         if !self.aborted
             && (self.nodes >= self.limits.nodes
                 || (self.nodes & 255 == 0
-                    && self.limits.time.is_some_and(|t| self.start.elapsed() >= t)))
+                    && (self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+                        || stop_requested(self.stop.as_ref()))))
         {
             self.aborted = true;
         }
