@@ -146,8 +146,8 @@ pub const AMAF_DISTANCE: u32 = 3;
 pub const EXPLORATION: f64 = 0.25;
 /// Visits (prior ones not counted) before a node's children are added.
 pub const EXPAND_AFTER: u32 = 8;
-/// Most nodes one thread's tree may hold (32 bytes each, so at most 256 MiB a thread); past that,
-/// leaves stop growing.
+/// Most nodes one thread's tree may hold (32 bytes each, so at most 256 MiB a thread; a shared
+/// tree may hold this many for each thread that grows it); past that, leaves stop growing.
 pub const MAX_NODES: usize = 8_000_000;
 /// Prior knowledge a new child starts with, as virtual playouts (visits, wins) added to both its
 /// own and its AMAF statistics (Gelly and Silver 2007; the values are Michi's): every move...
@@ -461,6 +461,7 @@ pub fn search_reusing(
                     tree.two_liberties = config.two_liberties;
                     tree.second_last_shapes = config.second_last_shapes;
                     tree.nakade = config.nakade;
+                    tree.max_nodes = MAX_NODES * (threads / trees);
                     tree.policy = config.tree_policy;
 
                     tree.run(arena, quota, config.deadline, stop, watch);
@@ -686,6 +687,8 @@ struct Tree {
     second_last_shapes: bool,
     /// [`SearchConfig::nakade`].
     nakade: bool,
+    /// The most nodes of the tree: [`MAX_NODES`] for each thread that grows it.
+    max_nodes: usize,
     /// [`SearchConfig::tree_policy`].
     policy: TreePolicy,
     komi: f64,
@@ -733,6 +736,7 @@ impl Tree {
             two_liberties: false,
             second_last_shapes: false,
             nakade: false,
+            max_nodes: MAX_NODES,
             policy: TreePolicy::default(),
             komi,
             rng: Rng::new(seed),
@@ -897,7 +901,7 @@ impl Tree {
                     break;
                 }
                 let area = board.geometry().area();
-                if nodes.len() + area + 1 > MAX_NODES {
+                if nodes.len() + area + 1 > self.max_nodes {
                     break;
                 }
                 nodes[node].expanding = true;
