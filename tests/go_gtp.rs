@@ -203,7 +203,14 @@ fn loadsgf_sets_size_and_position() {
 #[test]
 fn genmove_is_deterministic_for_fixed_playouts() {
     let input = "boardsize 7\nkomi 7\ngenmove b\ngenmove w\ngenmove b\n";
-    let args = ["--playouts", "3000", "--threads", "2"];
+    let args = [
+        "--playouts",
+        "3000",
+        "--threads",
+        "2",
+        "--shared-tree",
+        "false",
+    ];
     let a = one(&args, input);
     let b = one(&args, input);
     assert_eq!(a, b);

@@ -48,12 +48,13 @@ pub struct Args {
     /// Search threads
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
-    /// The threads grow one tree together (with a virtual loss on each thread's path) instead
-    /// of one tree each whose root statistics are summed; with --threads 2 or more a shared
-    /// tree's moves are not repeatable, even with --playouts
-    #[arg(long = "shared-tree", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    /// The threads grow one tree together (with a virtual loss on each thread's path); false:
+    /// one tree each, whose root statistics are summed (weaker, but with --playouts the same
+    /// moves every run). With --threads 2 or more a shared tree's moves are not repeatable,
+    /// even with --playouts
+    #[arg(long = "shared-tree", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub shared_tree: bool,
-    /// Playouts per move (deterministic search)
+    /// Playouts per move (the same moves every run with --threads 1 or --shared-tree false)
     #[arg(long, conflicts_with = "move_ms")]
     pub playouts: Option<u64>,
     /// Milliseconds per move (default 1000; GTP time settings can only shorten it)
