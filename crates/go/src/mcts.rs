@@ -1344,16 +1344,21 @@ mod tests {
         }
     }
 
+    /// White's five stones on the fourth row of a 7x7 board have one liberty, E3; Black to move.
+    fn capture_position() -> Board {
+        let mut setup: Setup = ".......\n.......\nXXXXXX.\nOOOOOX.\nXXXX.O.\n.......\n.......\n"
+            .parse()
+            .unwrap();
+        setup.to_move = Color::Black;
+        Board::from_setup(setup, Rules::STANDARD).unwrap()
+    }
+
     #[test]
     fn captures_a_group_in_atari() {
         // White's five stones on the fourth row have one liberty, E3; Black to move takes them
         // there. Otherwise White connects at E3 to F3 and Black's four stones below are the ones
         // in trouble.
-        let mut setup: Setup = ".......\n.......\nXXXXXX.\nOOOOOX.\nXXXX.O.\n.......\n.......\n"
-            .parse()
-            .unwrap();
-        setup.to_move = Color::Black;
-        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let board = capture_position();
         // Under either selection rule.
         for policy in [TreePolicy::SILVER, TreePolicy::MOGO] {
             let mut c = config(3000, 1);
@@ -1371,11 +1376,7 @@ mod tests {
         // moved into it, and its children's, for the side to move, add up to the playouts: a
         // virtual loss left behind would be a visit without its win); below, a node's real
         // visits are at least its children's (more by the playouts that stopped at it).
-        let mut setup: Setup = ".......\n.......\nXXXXXX.\nOOOOOX.\nXXXX.O.\n.......\n.......\n"
-            .parse()
-            .unwrap();
-        setup.to_move = Color::Black;
-        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let board = capture_position();
         let mut c = config(6000, 3);
         c.shared_tree = true;
         let (r, reuse) = search_reusing(&board, 0, &c, None);
@@ -1546,11 +1547,7 @@ mod tests {
 
     #[test]
     fn last_good_reply_searches_still_capture() {
-        let mut setup: Setup = ".......\n.......\nXXXXXX.\nOOOOOX.\nXXXX.O.\n.......\n.......\n"
-            .parse()
-            .unwrap();
-        setup.to_move = Color::Black;
-        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let board = capture_position();
         let mut c = config(3000, 2);
         c.last_good_reply = true;
         let r = search(&board, 0, &c);
