@@ -179,38 +179,32 @@ impl PlayoutBoard {
                 .filter(|&q| self.geometry.mask().contains(q))
             {
                 let s = self.slot(q);
-                let c = code(self.to_move);
-                if self.colour[s] == EMPTY
-                    && s != self.ko as usize
-                    && self.acceptable(s, c)
-                    && !self.self_atari(s, c)
-                {
+                if self.colour[s] == EMPTY && self.playable(s, code(self.to_move)) {
                     return Move::Play(q);
                 }
             }
             if options.nakade {
-                if let Some(s) = self.nakade_reply(l) {
-                    let me = code(self.to_move);
-                    if s != self.ko as usize && self.acceptable(s, me) && !self.self_atari(s, me) {
-                        return Move::Play(self.point(s));
-                    }
+                if let Some(s) = self
+                    .nakade_reply(l)
+                    .filter(|&s| self.playable(s, code(self.to_move)))
+                {
+                    return Move::Play(self.point(s));
                 }
             }
             if let Some(l2) = options
                 .second_last
                 .filter(|&q| options.weights.is_none() && self.geometry.mask().contains(q))
             {
-                let l2 = self.slot(l2);
+                // The opponent's last stone and the own one before it, where they still stand.
                 let me = code(self.to_move);
-                let centres = [l, l2];
-                let take = [self.colour[l] == 3 - me, self.colour[l2] == me && l2 != l];
-                let centres = match take {
-                    [true, true] => &centres[..],
-                    [true, false] => &centres[..1],
-                    [false, true] => &centres[1..],
-                    [false, false] => &centres[..0],
-                };
-                if let Some(s) = self.pattern_reply_near(rng, centres) {
+                let (mut centres, mut k) = ([0; 2], 0);
+                for (s, owner) in [(l, 3 - me), (self.slot(l2), me)] {
+                    if self.colour[s] == owner {
+                        centres[k] = s;
+                        k += 1;
+                    }
+                }
+                if let Some(s) = self.pattern_reply_near(rng, &centres[..k]) {
                     return Move::Play(self.point(s));
                 }
             } else if self.colour[l] == 3 - code(self.to_move) {
@@ -250,7 +244,7 @@ impl PlayoutBoard {
                 chosen = Some(x);
             }
         };
-        let playable = |x: usize| x != ko && self.acceptable(x, me) && !self.self_atari(x, me);
+        let playable = |x: usize| self.playable(x, me);
         // Attack the last stone's chain.
         let (n, libs) = self.liberties3(self.root(l));
         if n == 2 {
@@ -416,6 +410,13 @@ impl PlayoutBoard {
             x -= w;
         }
         None
+    }
+
+    /// Whether `c` may play the empty slot `s` in a playout: not the ko, legal, no own eye, no
+    /// big self-atari.
+    #[inline]
+    fn playable(&self, s: usize, c: u8) -> bool {
+        s != self.ko as usize && self.acceptable(s, c) && !self.self_atari(s, c)
     }
 
     /// A uniformly drawn empty point around slot `l` that matches a 3x3 shape and that the side to
