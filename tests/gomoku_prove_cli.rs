@@ -43,6 +43,23 @@ fn small_empty_boards_are_no_win_for_both_sides() {
 }
 
 #[test]
+fn two_threads_prove_the_7x7_draw() {
+    let v = stonelab_json(&[
+        "gomoku",
+        "prove",
+        "--size",
+        "7",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+        "/dev/null",
+    ]);
+    assert_eq!(v["result"], "no_win", "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 1000, "{v}");
+}
+
+#[test]
 fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
     let dir = temp_dir("prove-cert");
     let pos = dir.join("pos.txt");

@@ -69,7 +69,7 @@ pub struct ProveArgs {
     /// Stop after this many seconds (default: no limit)
     #[arg(long)]
     max_seconds: Option<f64>,
-    /// Search threads (only 1 so far)
+    /// Search threads sharing one table (1: repeatable node counts; more: faster, counts vary)
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Nodes of each threat-space search at a leaf (default: 200 on boards up to 11x11, where
@@ -137,12 +137,6 @@ fn cpu_seconds() -> f64 {
 
 pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     crate::common::check_threads("--threads", args.threads)?;
-    if args.threads > 1 {
-        bail!(
-            "--threads {}: the prover runs on one thread so far",
-            args.threads
-        );
-    }
     if let Some(s) = args.max_seconds {
         if !(s.is_finite() && s > 0.0) {
             bail!("--max-seconds must be a positive number");
@@ -204,6 +198,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         pairing_steps: args.pairing_steps,
         max_entries: (args.max_memory_mib.max(1) << 20) / 100,
         abort: Some(abort.clone()),
+        threads: args.threads,
         ..Options::default()
     };
     let mut prover = Prover::new(&grid, rule, attacker, to_move, options);
@@ -247,11 +242,11 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     let mut last_save = Instant::now();
     let mut last_line = Instant::now();
     let db_path = args.db.clone();
-    let peak = std::rc::Rc::new(std::cell::Cell::new(0usize));
+    let peak = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let peak_in = peak.clone();
     let bar_in = bar.clone();
     prover.on_progress(move |p, prog| {
-        peak_in.set(peak_in.get().max(p.memory_bytes()));
+        peak_in.fetch_max(p.memory_bytes(), std::sync::atomic::Ordering::Relaxed);
         let msg = format!(
             "root pn {} dn {}, {} nodes, {} positions, {:.0} s",
             show(prog.pn),
@@ -283,7 +278,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu_start;
-    peak.set(peak.get().max(prover.memory_bytes()));
+    peak.fetch_max(prover.memory_bytes(), std::sync::atomic::Ordering::Relaxed);
     if let Some(path) = &args.db {
         save(&prover, path)?;
     }
@@ -316,7 +311,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         proof_tree,
         certificate: cert_path,
         entries: prover.table().len(),
-        peak_memory_bytes: peak.get(),
+        peak_memory_bytes: peak.load(std::sync::atomic::Ordering::Relaxed),
         root_pn,
         root_dn,
     };

@@ -84,6 +84,8 @@ fn prove_agrees_with_solve_on_random_game_positions() {
             leaf_nodes: limits.nodes,
             vct_depth: limits.depth,
             max_nodes: 10_000,
+            // Every other win with two threads sharing the table.
+            threads: 1 + wins % 2,
             ..Options::default()
         };
         let mut p = Prover::new(&grid, rule, c, c, options);

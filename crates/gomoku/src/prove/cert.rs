@@ -489,7 +489,7 @@ impl Extractor {
             Some(Proof::Threat { attack, replies }) => (*attack, Some(&replies[..])),
             Some(Proof::Five(p)) => (*p, None),
             None => (
-                Prover::proved_move(&prover.table, &self.board).ok_or(format!(
+                Prover::proved_move(|k| prover.table().get(k), &self.board).ok_or(format!(
                     "after '{}': the position is not proved",
                     self.where_()
                 ))?,

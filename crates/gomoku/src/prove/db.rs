@@ -140,7 +140,7 @@ impl Book {
         if c != self.attacker || board.size() != self.size || board.rule() != self.rule {
             return None;
         }
-        let m = super::Prover::proved_move(&self.table, board)?;
+        let m = super::Prover::proved_move(|k| self.table.get(&k).copied(), board)?;
         board.stone(m).is_none().then_some(m)
     }
 

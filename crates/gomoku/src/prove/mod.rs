@@ -19,15 +19,17 @@ pub mod cert;
 pub mod db;
 pub mod keys;
 pub mod pairing;
+pub mod table;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::search::defence::proof_squares;
 use crate::{solve, Bitboard, Board, Color, Grid, Limits, Mode, Pattern, Point, Proof, Rule};
 use keys::SymKeys;
+use table::Table;
 
 /// A proof or disproof number that stands for infinity.
 pub const INF: u32 = 1 << 30;
@@ -75,6 +77,11 @@ pub struct Options {
     pub max_entries: usize,
     /// Set from outside to stop the search (Ctrl-C); the result is then `Unknown`.
     pub abort: Option<Arc<AtomicBool>>,
+    /// Search threads sharing the table. With more than one, each thread searches from the root
+    /// and steers away from the positions other threads are searching (their numbers count as
+    /// larger while they are busy there), so the node counts vary from run to run; one thread is
+    /// repeatable.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -88,6 +95,7 @@ impl Default for Options {
             pairing_steps: 20_000,
             max_entries: usize::MAX,
             abort: None,
+            threads: 1,
         }
     }
 }
@@ -141,7 +149,21 @@ enum Expansion {
 }
 
 /// A progress callback: the prover, and the root's numbers.
-type ProgressFn = Box<dyn FnMut(&Prover, Progress)>;
+type ProgressFn = Box<dyn FnMut(&Prover, Progress) + Send>;
+
+/// What the search threads share.
+struct Shared {
+    table: Table,
+    nodes: AtomicU64,
+    solver_nodes: AtomicU64,
+    /// Set when a thread hits a limit or the root is solved: every thread stops.
+    stop: AtomicBool,
+    /// How many times the table was thinned out; a thread that sees it grow empties its store of
+    /// expanded nodes.
+    collections: AtomicU64,
+    /// A thread is thinning the table out now.
+    collecting: AtomicBool,
+}
 
 /// A df-pn prover for one attacker on one board.
 pub struct Prover {
@@ -154,14 +176,15 @@ pub struct Prover {
     keys: SymKeys,
     /// Whose turn at the root: the attacker's or not.
     root_attacker: bool,
-    table: HashMap<u128, Entry>,
+    shared: Arc<Shared>,
     expanded: HashMap<u128, Expanded>,
     pairing: Option<pairing::Pairing>,
     options: Options,
     start: Instant,
+    /// Nodes this thread searched.
     nodes: u64,
-    solver_nodes: u64,
-    collections: u64,
+    /// The table collections this thread has seen.
+    seen_collections: u64,
     stopped: bool,
     /// Called now and then with the root's numbers.
     progress: Option<ProgressFn>,
@@ -209,14 +232,20 @@ impl Prover {
             attacker,
             keys,
             root_attacker,
-            table: HashMap::new(),
+            shared: Arc::new(Shared {
+                table: Table::new(),
+                nodes: AtomicU64::new(0),
+                solver_nodes: AtomicU64::new(0),
+                stop: AtomicBool::new(false),
+                collections: AtomicU64::new(0),
+                collecting: AtomicBool::new(false),
+            }),
             expanded: HashMap::new(),
             pairing: (n <= pairing::MAX_PAIRING_SIZE).then(|| pairing::Pairing::new(n)),
             options,
             start: Instant::now(),
             nodes: 0,
-            solver_nodes: 0,
-            collections: 0,
+            seen_collections: 0,
             stopped: false,
             progress: None,
             last_report: Instant::now(),
@@ -224,21 +253,43 @@ impl Prover {
         }
     }
 
+    /// Another search thread over the same table, at the same position.
+    fn worker(&self) -> Prover {
+        Prover {
+            board: self.board.clone(),
+            pos: self.pos.clone(),
+            attacker: self.attacker,
+            keys: self.keys,
+            root_attacker: self.root_attacker,
+            shared: self.shared.clone(),
+            expanded: HashMap::new(),
+            pairing: self.pairing.clone(),
+            options: self.options.clone(),
+            start: self.start,
+            nodes: 0,
+            seen_collections: self.shared.collections.load(Ordering::Relaxed),
+            stopped: false,
+            progress: None,
+            last_report: Instant::now(),
+            root_key: self.root_key,
+        }
+    }
+
     /// Calls `f` about five times a second with the root's numbers while the search runs.
-    pub fn on_progress(&mut self, f: impl FnMut(&Prover, Progress) + 'static) {
+    pub fn on_progress(&mut self, f: impl FnMut(&Prover, Progress) + Send + 'static) {
         self.progress = Some(Box::new(f));
     }
 
-    /// Nodes searched so far.
+    /// Nodes searched so far (all threads).
     #[must_use]
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.shared.nodes.load(Ordering::Relaxed)
     }
 
-    /// Nodes the threat-space solver searched at the leaves so far.
+    /// Nodes the threat-space solver searched at the leaves so far (all threads).
     #[must_use]
     pub fn solver_nodes(&self) -> u64 {
-        self.solver_nodes
+        self.shared.solver_nodes.load(Ordering::Relaxed)
     }
 
     /// The root's proof and disproof numbers ([`INF`] for infinity).
@@ -249,15 +300,15 @@ impl Prover {
 
     /// The table (solved and unsolved entries).
     #[must_use]
-    pub fn table(&self) -> &HashMap<u128, Entry> {
-        &self.table
+    pub fn table(&self) -> &Table {
+        &self.shared.table
     }
 
-    /// Bytes the table and the store of expanded nodes take, roughly.
+    /// Bytes the table and this thread's store of expanded nodes take, roughly (each further
+    /// thread keeps a store of its own, bounded as this one is).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        // A hash map entry: key, value, a control byte, at the map's load factor (7/8).
-        let table = self.table.capacity() * (16 + std::mem::size_of::<Entry>() + 1);
+        let table = self.table().memory_bytes();
         let expanded: usize = self
             .expanded
             .values()
@@ -270,23 +321,42 @@ impl Prover {
     pub fn seed(&mut self, entries: impl IntoIterator<Item = (u128, Entry)>) {
         for (k, e) in entries {
             if e.pn == 0 || e.dn == 0 {
-                self.table.insert(k, e);
+                self.table().store(k, e);
             }
         }
     }
 
     /// The solved entries (proved or disproved positions).
-    pub fn solved(&self) -> impl Iterator<Item = (u128, Entry)> + '_ {
-        self.table
-            .iter()
-            .filter(|(_, e)| e.pn == 0 || e.dn == 0)
-            .map(|(k, e)| (*k, *e))
+    pub fn solved(&self) -> impl Iterator<Item = (u128, Entry)> {
+        self.table().solved().into_iter()
     }
 
-    /// Runs the search until the root is solved or a limit stops it.
+    /// Runs the search until the root is solved or a limit stops it, on
+    /// [`Options::threads`] threads.
     pub fn run(&mut self) -> Verdict {
         self.start = Instant::now();
         self.stopped = false;
+        self.shared.stop.store(false, Ordering::Relaxed);
+        let threads = self.options.threads.max(1);
+        if threads == 1 {
+            return self.run_thread();
+        }
+        std::thread::scope(|s| {
+            for _ in 1..threads {
+                let mut w = self.worker();
+                s.spawn(move || {
+                    w.run_thread();
+                });
+            }
+            let verdict = self.run_thread();
+            // The others stop at their next node.
+            self.shared.stop.store(true, Ordering::Relaxed);
+            verdict
+        })
+    }
+
+    /// One thread's search from the root.
+    fn run_thread(&mut self) -> Verdict {
         loop {
             let (pn, dn) = self.numbers_of_root();
             if pn == 0 {
@@ -304,18 +374,17 @@ impl Prover {
     }
 
     fn numbers_of_root(&self) -> (u32, u32) {
-        self.table
-            .get(&self.root_key)
-            .map_or((1, 1), |e| (e.pn, e.dn))
+        let (pn, dn, _) = self.table().numbers(self.root_key);
+        (pn, dn)
     }
 
     /// The attacker's proved move in the current position of `board` (attacker to move), if the
-    /// table has one: for certificates and for the engine.
+    /// table (`lookup` by canonical key) has one: for certificates and for the engine.
     #[must_use]
-    pub fn proved_move(table: &HashMap<u128, Entry>, board: &Board) -> Option<Point> {
+    pub fn proved_move(lookup: impl Fn(u128) -> Option<Entry>, board: &Board) -> Option<Point> {
         let keys = keys_of(board);
         let (key, t) = keys.canonical(false);
-        let e = table.get(&key)?;
+        let e = lookup(key)?;
         (e.pn == 0 && e.best != NO_MOVE).then(|| keys::invert(t, index_point(e.best), board.size()))
     }
 
@@ -323,18 +392,23 @@ impl Prover {
         if self.stopped {
             return true;
         }
-        if self.nodes >= self.options.max_nodes
+        if self.shared.stop.load(Ordering::Relaxed)
+            || self.nodes() >= self.options.max_nodes
             || self
                 .options
                 .abort
                 .as_ref()
                 .is_some_and(|a| a.load(Ordering::Relaxed))
         {
-            self.stopped = true;
-            return true;
+            return self.stop();
+        }
+        let collections = self.shared.collections.load(Ordering::Relaxed);
+        if collections != self.seen_collections {
+            self.seen_collections = collections;
+            self.expanded.clear();
         }
         if self.nodes & 255 == 0 {
-            if self.table.len() > self.options.max_entries {
+            if self.table().len() > self.options.max_entries {
                 self.collect_garbage();
             }
             let now = Instant::now();
@@ -343,8 +417,14 @@ impl Prover {
                 .max_time
                 .is_some_and(|t| self.start.elapsed() >= t)
             {
-                self.stopped = true;
-                return true;
+                return self.stop();
+            }
+            if self.options.threads > 1 {
+                // Another thread may have solved the root.
+                let (pn, dn) = self.numbers_of_root();
+                if pn == 0 || dn == 0 {
+                    return self.stop();
+                }
             }
             if now.duration_since(self.last_report) >= Duration::from_millis(200) {
                 self.last_report = now;
@@ -354,7 +434,7 @@ impl Prover {
                         pn,
                         dn,
                         nodes: self.nodes,
-                        entries: self.table.len(),
+                        entries: self.table().len(),
                     };
                     f(self, p);
                     self.progress = Some(f);
@@ -364,21 +444,33 @@ impl Prover {
         false
     }
 
+    /// Stops this thread and the others.
+    fn stop(&mut self) -> bool {
+        self.stopped = true;
+        self.shared.stop.store(true, Ordering::Relaxed);
+        true
+    }
+
     /// Makes room in the table: drops the unsolved entries, and the disproved ones too when the
-    /// solved ones alone take more than three quarters of it.
+    /// solved ones alone take more than three quarters of it. One thread at a time; the others
+    /// empty their stores of expanded nodes when they see the count grow.
     fn collect_garbage(&mut self) {
-        self.table.retain(|_, e| e.pn == 0 || e.dn == 0);
-        if self.table.len() > self.options.max_entries / 4 * 3 {
-            self.table.retain(|_, e| e.pn == 0);
+        if self.shared.collecting.swap(true, Ordering::AcqRel) {
+            return;
         }
-        self.expanded.clear();
-        self.collections += 1;
+        let table = self.table();
+        table.retain(|e| e.pn == 0 || e.dn == 0);
+        if table.len() > self.options.max_entries / 4 * 3 {
+            table.retain(|e| e.pn == 0);
+        }
+        self.shared.collections.fetch_add(1, Ordering::Relaxed);
+        self.shared.collecting.store(false, Ordering::Release);
     }
 
     /// How many times the table was thinned out ([`Options::max_entries`]).
     #[must_use]
     pub fn collections(&self) -> u64 {
-        self.collections
+        self.shared.collections.load(Ordering::Relaxed)
     }
 
     fn color_to_move(&self, attacker_node: bool) -> Color {
@@ -392,17 +484,29 @@ impl Prover {
     /// The multiple-iterative-deepening step of df-pn at the current position.
     fn mid(&mut self, attacker_node: bool, th_pn: u32, th_dn: u32) {
         self.nodes += 1;
+        self.shared.nodes.fetch_add(1, Ordering::Relaxed);
         let (key, t) = self.keys.canonical(!attacker_node);
-        if let Some(e) = self.table.get(&key) {
+        if let Some(e) = self.table().get(key) {
             if e.pn == 0 || e.dn == 0 {
                 return;
             }
         }
+        if self.options.threads > 1 {
+            self.table().enter(key);
+            self.mid_at(key, t, attacker_node, th_pn, th_dn);
+            self.table().leave(key);
+        } else {
+            self.mid_at(key, t, attacker_node, th_pn, th_dn);
+        }
+    }
+
+    /// [`Prover::mid`] at the position of `key` (seen in frame `t`).
+    fn mid_at(&mut self, key: u128, t: u8, attacker_node: bool, th_pn: u32, th_dn: u32) {
         let mut node = match self.expanded.remove(&key) {
             Some(x) => x,
             None => match self.expand(attacker_node, t) {
                 Expansion::Solved(e) => {
-                    self.table.insert(key, e);
+                    self.table().store(key, e);
                     return;
                 }
                 Expansion::Inner(x) => x,
@@ -417,7 +521,7 @@ impl Prover {
             } else {
                 NO_MOVE
             };
-            self.table.insert(
+            self.table().store(
                 key,
                 Entry {
                     pn,
@@ -432,7 +536,7 @@ impl Prover {
                 break;
             }
             let child = keys::invert(t, index_point(node.moves[best]), n);
-            let (cpn, cdn) = self.child_numbers(child, mover, attacker_node);
+            let (cpn, cdn, _) = self.child_numbers(child, mover, attacker_node);
             let (cth_pn, cth_dn) = if attacker_node {
                 (
                     th_pn.min(epsilon_threshold(second)),
@@ -470,9 +574,10 @@ impl Prover {
         self.keys.toggle(p, c);
     }
 
-    fn child_numbers(&self, p: Point, mover: Color, attacker_node: bool) -> (u32, u32) {
+    /// A child's numbers, and how many threads search it now.
+    fn child_numbers(&self, p: Point, mover: Color, attacker_node: bool) -> (u32, u32, u16) {
         let (k, _) = self.keys.with(p, mover).canonical(attacker_node);
-        self.table.get(&k).map_or((1, 1), |e| (e.pn, e.dn))
+        self.table().numbers(k)
     }
 
     /// The node's numbers from its children's, widening an OR node whose tried moves all failed
@@ -496,23 +601,29 @@ impl Prover {
             // minimised number.
             let mut best = 0usize;
             let mut least = u32::MAX;
+            let mut least_steer = u32::MAX;
             let mut second = u32::MAX;
             let mut sum: u64 = 0;
             for i in 0..count {
                 let p = keys::invert(t, index_point(node.moves[i]), n);
-                let (cpn, cdn) = self.child_numbers(p, mover, attacker_node);
+                let (cpn, cdn, busy) = self.child_numbers(p, mover, attacker_node);
                 let (minimised, summed) = if attacker_node {
                     (cpn, cdn)
                 } else {
                     (cdn, cpn)
                 };
-                if minimised < least {
-                    second = least;
-                    least = minimised;
+                // The child to search next is picked by its number as if it were larger while
+                // other threads search it (a virtual proof number): the threads spread out.
+                // With one thread nothing is busy and this is the number itself.
+                let steer = virtual_number(minimised, busy);
+                if steer < least_steer {
+                    second = least_steer;
+                    least_steer = steer;
                     best = i;
-                } else if minimised < second {
-                    second = minimised;
+                } else if steer < second {
+                    second = steer;
                 }
+                least = least.min(minimised);
                 sum = if summed >= INF {
                     u64::from(INF)
                 } else {
@@ -571,7 +682,7 @@ impl Prover {
         let d = !self.attacker;
         self.play(p, d);
         let (key, _) = self.keys.canonical(false);
-        let known = self.table.get(&key).map(|e| e.pn == 0);
+        let known = self.table().get(key).map(|e| e.pn == 0);
         let won = match known {
             Some(w) => w,
             None => {
@@ -579,7 +690,7 @@ impl Prover {
                     && (!five_points(&self.board, self.attacker).is_empty()
                         || self.threat_win(self.attacker).is_some());
                 if w {
-                    self.table.insert(
+                    self.table().store(
                         key,
                         Entry {
                             pn: 0,
@@ -597,7 +708,10 @@ impl Prover {
 
     /// A VCF, else a VCT, of `c` (to move) within the leaf limits.
     fn threat_win(&mut self, c: Color) -> Option<Proof> {
-        threat_win(&self.board, c, &self.options, &mut self.solver_nodes)
+        let mut nodes = 0;
+        let proof = threat_win(&self.board, c, &self.options, &mut nodes);
+        self.shared.solver_nodes.fetch_add(nodes, Ordering::Relaxed);
+        proof
     }
 
     /// Expands the current position: a solved entry when a rule or the threat solver decides it,
@@ -822,6 +936,16 @@ pub fn point_index(p: Point) -> u16 {
 #[must_use]
 pub fn index_point(i: u16) -> Point {
     Point::new((i % 20) as u8, (i / 20) as u8)
+}
+
+/// The number a child is picked by when `busy` other threads search it: a quarter larger per
+/// thread, and at least one larger; solved children (0 or infinity) stay as they are.
+fn virtual_number(n: u32, busy: u16) -> u32 {
+    if busy == 0 || n == 0 || n >= INF - 1 {
+        return n;
+    }
+    let add = u64::from(busy) * (u64::from(n) / 4 + 1);
+    (u64::from(n) + add).min(u64::from(INF - 2)) as u32
 }
 
 /// `th - total + part`, saturating (infinite thresholds stay infinite).

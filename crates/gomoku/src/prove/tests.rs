@@ -91,11 +91,17 @@ fn prove_agrees_with_the_plain_game_tree_on_random_small_positions() {
                         continue;
                     }
                     let truth = brute(&mut g, rule, attacker, to_move, &mut HashMap::new());
-                    for pairing in [false, true] {
-                        let mut p = Prover::new(&grid, rule, attacker, to_move, options(pairing));
+                    // One thread with and without pairing strategies, and two threads sharing
+                    // the table.
+                    for (pairing, threads) in [(false, 1), (true, 1), (true, 2)] {
+                        let o = Options {
+                            threads,
+                            ..options(pairing)
+                        };
+                        let mut p = Prover::new(&grid, rule, attacker, to_move, o);
                         let v = p.run();
                         let want = if truth { Verdict::Win } else { Verdict::NoWin };
-                        assert_eq!(v, want, "{n}x{n} {rule:?} attacker {attacker:?} to move {to_move:?} pairing {pairing}\n{grid:?}");
+                        assert_eq!(v, want, "{n}x{n} {rule:?} attacker {attacker:?} to move {to_move:?} pairing {pairing} threads {threads}\n{grid:?}");
                         if v == Verdict::Win {
                             let cert = p.certificate(&grid, to_move).unwrap();
                             check(&cert).unwrap();
@@ -134,6 +140,59 @@ fn a_table_too_small_for_the_7x7_proof_is_thinned_out_and_the_answer_stands() {
     );
     assert_eq!(p.run(), Verdict::NoWin);
     assert!(p.collections() > 0, "the table was never thinned out");
+}
+
+#[test]
+fn two_threads_prove_the_7x7_draw_in_a_table_too_small_for_it() {
+    // As above with two threads sharing the table: each empties its store of expanded nodes
+    // when the table is thinned out, and the result stands.
+    let grid = Grid::new(7).unwrap();
+    let mut p = Prover::new(
+        &grid,
+        Rule::Freestyle,
+        Color::Black,
+        Color::Black,
+        Options {
+            leaf_nodes: 200,
+            max_entries: 10_000,
+            threads: 2,
+            ..Options::default()
+        },
+    );
+    assert_eq!(p.run(), Verdict::NoWin);
+    assert!(p.collections() > 0, "the table was never thinned out");
+}
+
+#[test]
+fn two_threads_stop_at_the_node_limit_with_unknown() {
+    let grid = Grid::new(7).unwrap();
+    let mut p = Prover::new(
+        &grid,
+        Rule::Freestyle,
+        Color::Black,
+        Color::Black,
+        Options {
+            leaf_nodes: 200,
+            max_nodes: 500,
+            threads: 2,
+            ..Options::default()
+        },
+    );
+    assert_eq!(p.run(), Verdict::Unknown);
+    // Each thread stops at its next node once the shared count is reached.
+    assert!((500..=502).contains(&p.nodes()), "{} nodes", p.nodes());
+}
+
+#[test]
+fn virtual_numbers_grow_with_busy_threads_and_leave_solved_numbers_alone() {
+    assert_eq!(virtual_number(8, 0), 8);
+    assert_eq!(virtual_number(8, 1), 11);
+    assert_eq!(virtual_number(8, 2), 14);
+    assert_eq!(virtual_number(1, 1), 2);
+    assert_eq!(virtual_number(0, 3), 0);
+    assert_eq!(virtual_number(INF, 3), INF);
+    assert_eq!(virtual_number(INF - 1, 3), INF - 1);
+    assert!(virtual_number(INF - 3, 3) < INF - 1);
 }
 
 #[test]
