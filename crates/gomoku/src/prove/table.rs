@@ -65,7 +65,7 @@ impl Table {
         let mut shard = self.shard(key);
         match shard.get_mut(&key) {
             Some(s) => {
-                if !(solved(&s.entry) && !solved(&entry)) {
+                if !solved(&s.entry) || solved(&entry) {
                     s.entry = entry;
                 }
             }
