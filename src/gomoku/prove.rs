@@ -95,7 +95,8 @@ pub struct ProveArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Show a progress line even when standard error is not a terminal
+    /// Show a progress line every 10 s even when standard error is not a terminal, with the line
+    /// the search works on (each move with its proof/disproof numbers)
     #[arg(long)]
     progress: bool,
     /// Input file, or '-' (or nothing) for standard input
@@ -258,7 +259,12 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         bar_in.set(msg.clone());
         if lines && last_line.elapsed() >= Duration::from_secs(10) {
             last_line = Instant::now();
-            eprintln!("{msg}");
+            let path: Vec<String> = p
+                .principal_path(40)
+                .iter()
+                .map(|&(q, pn, dn)| format!("{}({}/{})", point_name(q, n), show(pn), show(dn)))
+                .collect();
+            eprintln!("{msg}; line {}", path.join(" "));
         }
         if let Some(path) = &db_path {
             if last_save.elapsed() >= Duration::from_secs(60) {

@@ -190,6 +190,9 @@ pub struct Prover {
     progress: Option<ProgressFn>,
     last_report: Instant,
     root_key: u128,
+    /// The root position, for [`Prover::principal_path`].
+    root_grid: Grid,
+    root_keys: SymKeys,
 }
 
 /// The most expanded nodes kept (beyond it the store is emptied; they are expanded again).
@@ -250,6 +253,8 @@ impl Prover {
             progress: None,
             last_report: Instant::now(),
             root_key,
+            root_grid: grid.clone(),
+            root_keys: keys,
         }
     }
 
@@ -272,6 +277,8 @@ impl Prover {
             progress: None,
             last_report: Instant::now(),
             root_key: self.root_key,
+            root_grid: self.root_grid.clone(),
+            root_keys: self.root_keys,
         }
     }
 
@@ -296,6 +303,45 @@ impl Prover {
     #[must_use]
     pub fn root_numbers(&self) -> (u32, u32) {
         self.numbers_of_root()
+    }
+
+    /// The line the search works on, as far as the table knows it: from the root, the child
+    /// with the least proof number where the attacker moves and the least disproof number
+    /// where the defender does, each with its numbers, until a solved position or one whose
+    /// children are not in the table (at most `max_len` moves).
+    #[must_use]
+    pub fn principal_path(&self, max_len: usize) -> Vec<(Point, u32, u32)> {
+        let mut grid = self.root_grid.clone();
+        let mut keys = self.root_keys;
+        let mut attacker_node = self.root_attacker;
+        let mut out = Vec::new();
+        while out.len() < max_len {
+            let mover = self.color_to_move(attacker_node);
+            let mut best: Option<(u32, Point, u32, u32)> = None;
+            for p in grid.points() {
+                if grid.get(p).is_some() {
+                    continue;
+                }
+                let (k, _) = keys.with(p, mover).canonical(attacker_node);
+                if let Some(e) = self.table().get(k) {
+                    let v = if attacker_node { e.pn } else { e.dn };
+                    if best.is_none_or(|b| v < b.0) {
+                        best = Some((v, p, e.pn, e.dn));
+                    }
+                }
+            }
+            let Some((_, p, pn, dn)) = best else {
+                break;
+            };
+            out.push((p, pn, dn));
+            if pn == 0 || dn == 0 {
+                break;
+            }
+            grid.set(p, Some(mover));
+            keys.toggle(p, mover);
+            attacker_node = !attacker_node;
+        }
+        out
     }
 
     /// The table (solved and unsolved entries).
@@ -515,7 +561,7 @@ impl Prover {
         let n = self.board.size();
         let mover = self.color_to_move(attacker_node);
         loop {
-            let (pn, dn, best, second) = self.summarize(&mut node, attacker_node, t);
+            let (pn, dn, best, second, steer) = self.summarize(&mut node, attacker_node, t);
             let best_move = if attacker_node && pn == 0 {
                 node.moves[best]
             } else {
@@ -532,7 +578,15 @@ impl Prover {
             if pn == 0 || dn == 0 {
                 return;
             }
-            if pn >= th_pn || dn >= th_dn || self.limit_reached() {
+            // The minimised number as this thread sees it (larger where other threads are
+            // busy, so that it leaves for other work rather than wait; the same number with one
+            // thread).
+            let (pn_seen, dn_seen) = if attacker_node {
+                (steer, dn)
+            } else {
+                (pn, steer)
+            };
+            if pn_seen >= th_pn || dn_seen >= th_dn || self.limit_reached() {
                 break;
             }
             let child = keys::invert(t, index_point(node.moves[best]), n);
@@ -582,13 +636,14 @@ impl Prover {
 
     /// The node's numbers from its children's, widening an OR node whose tried moves all failed
     /// and checking an AND node's left-out replies when the searched ones are all proved. Returns
-    /// (pn, dn, index of the child to search, the second-best child's number).
+    /// (pn, dn, index of the child to search, the second-best child's number, the best child's
+    /// number), the last two as virtual numbers ([`virtual_number`]).
     fn summarize(
         &mut self,
         node: &mut Expanded,
         attacker_node: bool,
         t: u8,
-    ) -> (u32, u32, usize, u32) {
+    ) -> (u32, u32, usize, u32, u32) {
         let n = self.board.size();
         let mover = self.color_to_move(attacker_node);
         loop {
@@ -643,7 +698,13 @@ impl Prover {
                     (sum + left as u64).min(u64::from(INF - 1)) as u32
                 };
                 let pn = least;
-                return (pn, if pn == INF { 0 } else { dn.max(1) }, best, second);
+                return (
+                    pn,
+                    if pn == INF { 0 } else { dn.max(1) },
+                    best,
+                    second,
+                    least_steer,
+                );
             }
             let pn = if sum >= u64::from(INF) && least != 0 {
                 INF
@@ -652,7 +713,7 @@ impl Prover {
             };
             let dn = least;
             if dn == 0 {
-                return (INF, 0, best, second);
+                return (INF, 0, best, second, least_steer);
             }
             if pn == 0 && !node.unchecked.is_empty() {
                 // The searched replies are proved; every left-out reply must lose to a threat
@@ -670,9 +731,9 @@ impl Prover {
                 }
             }
             if pn == 0 {
-                return (0, INF, best, second);
+                return (0, INF, best, second, least_steer);
             }
-            return (pn, dn, best, second);
+            return (pn, dn, best, second, least_steer);
         }
     }
 
