@@ -73,7 +73,8 @@ pub struct ProveArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Nodes of each threat-space search at a leaf (default: 200 on boards up to 11x11, where
-    /// pairing strategies settle most positions, 20000 above)
+    /// pairing strategies settle most positions, 150000 above: on 15x15 the df-pn search cannot make
+    /// up for wins that a larger leaf search finds)
     #[arg(long)]
     leaf_nodes: Option<u64>,
     /// Search steps of each pairing-strategy try (boards up to 11x11; 0: never tried)
@@ -192,7 +193,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
             if n <= stonelab_gomoku::prove::pairing::MAX_PAIRING_SIZE {
                 200
             } else {
-                20_000
+                150_000
             },
         ),
         width: args.width,
