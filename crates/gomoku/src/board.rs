@@ -82,11 +82,45 @@ pub struct Board {
 }
 
 /// Per-colour class sets kept up to date on make/unmake (opt-in: [`Board::track_patterns`]).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Tracker {
     /// Per cell (`y * size + x`), per direction: white class | black class << 4 (0 when occupied).
     cells: Vec<[u8; 4]>,
     sets: [PatternSets; 2],
+    /// One frame per move made since tracking began, the last on top, so that taking back the
+    /// last move restores what it changed instead of reading the classes again. Emptied by a take
+    /// back of any other move (the frames above it no longer describe the board) and when it
+    /// reaches [`MAX_FRAMES`].
+    frames: Vec<Frame>,
+    /// The cell entries the frames' moves changed: (cell index, direction, entry before).
+    changes: Vec<(u16, u8, u8)>,
+}
+
+/// What a move changed in the class sets, for [`Board::unmake`] of that move.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    p: Point,
+    /// The sets before the move.
+    sets: [PatternSets; 2],
+    /// Where the move's changes start in [`Tracker::changes`].
+    changes: u32,
+}
+
+/// The most moves [`Tracker::frames`] remembers (a board only ever played forward, such as one
+/// replaying a game, does not grow it without end).
+const MAX_FRAMES: usize = 256;
+
+impl Clone for Tracker {
+    /// A copy of the class sets, without the frames: the copy's take-backs of moves made before
+    /// it read the classes again.
+    fn clone(&self) -> Tracker {
+        Tracker {
+            cells: self.cells.clone(),
+            sets: self.sets,
+            frames: Vec::new(),
+            changes: Vec::new(),
+        }
+    }
 }
 
 impl std::fmt::Debug for ThreatMaskTable {
@@ -206,7 +240,19 @@ impl Board {
     #[inline]
     pub fn make(&mut self, p: Point, c: Color) {
         self.probe_make(p, c);
-        self.update_around(p);
+        self.update_threats(p);
+        if let Some(t) = self.tracker.as_deref_mut() {
+            if t.frames.len() >= MAX_FRAMES {
+                t.frames.clear();
+                t.changes.clear();
+            }
+            t.frames.push(Frame {
+                p,
+                sets: t.sets,
+                changes: t.changes.len() as u32,
+            });
+            self.update_patterns(p, true);
+        }
     }
 
     /// Puts a stone of `c` on the empty point `p` for a quick look at the classes of a few cells
@@ -231,16 +277,25 @@ impl Board {
     pub fn unmake(&mut self, p: Point) {
         let c = self.stone(p).expect("unmake of an empty point");
         self.probe_unmake(p, c);
-        self.update_around(p);
-    }
-
-    /// Brings the threat set, and the class sets when tracked, up to date after a stone came to or
-    /// left `p` (the stones and the line codes already say so).
-    #[inline]
-    fn update_around(&mut self, p: Point) {
         self.update_threats(p);
-        if self.tracker.is_some() {
-            self.update_patterns(p);
+        if let Some(t) = self.tracker.as_deref_mut() {
+            match t.frames.last() {
+                Some(f) if f.p == p => {
+                    // The last move: put back what it changed.
+                    let f = *f;
+                    t.frames.pop();
+                    for &(qi, d, before) in t.changes[f.changes as usize..].iter().rev() {
+                        t.cells[qi as usize][d as usize] = before;
+                    }
+                    t.changes.truncate(f.changes as usize);
+                    t.sets = f.sets;
+                }
+                _ => {
+                    t.frames.clear();
+                    t.changes.clear();
+                    self.update_patterns(p, false);
+                }
+            }
         }
     }
 
@@ -381,6 +436,8 @@ impl Board {
         }
         let n = self.size();
         let mut tracker = Tracker {
+            frames: Vec::new(),
+            changes: Vec::new(),
             cells: vec![[0; 4]; n * n],
             sets: [
                 self.pattern_sets_scanned(Color::White),
@@ -405,7 +462,10 @@ impl Board {
         self.tracker.is_some()
     }
 
-    fn update_patterns(&mut self, p: Point) {
+    /// Reads again the classes of the cells within reach of `p` on its four lines after a stone
+    /// came to or left `p`, and brings the sets up to date; `record`: note each change in the top
+    /// frame (a move, to be taken back).
+    fn update_patterns(&mut self, p: Point, record: bool) {
         let geo = self.geometry();
         let n = geo.size;
         let reach = self.rule.reach();
@@ -431,6 +491,11 @@ impl Board {
                 let cell = &mut tracker.cells[qi];
                 if cell[d.index()] == new {
                     continue;
+                }
+                if record {
+                    tracker
+                        .changes
+                        .push((qi as u16, d.index() as u8, cell[d.index()]));
                 }
                 let before = presence(cell);
                 cell[d.index()] = new;

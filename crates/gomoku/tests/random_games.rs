@@ -130,3 +130,62 @@ fn incremental_state_equals_scratch_and_reference() {
     eprintln!("checked {total} positions");
     assert!(total >= 100_000, "only {total} positions");
 }
+
+/// Makes and take-backs in any order, and copies of the board half-way: the tracked class sets
+/// (restored from the move's frame when the last move is taken back, read again otherwise) stay
+/// equal to a scan, as do the codes and the threat set.
+#[test]
+fn take_backs_in_any_order_and_copies_keep_the_tracked_sets_exact() {
+    let mut checked = 0usize;
+    for (n, rule) in [
+        (7usize, Rule::Freestyle),
+        (15, Rule::Freestyle),
+        (15, Rule::Standard),
+        (15, Rule::Renju),
+        (20, Rule::Freestyle),
+    ] {
+        for walk in 0..6u64 {
+            let mut rng = Rng::new(77 + walk * 31 + n as u64);
+            let mut board = Board::new(n, rule).unwrap();
+            board.track_patterns();
+            let mut grid = Grid::new(n).unwrap();
+            let mut played: Vec<(Point, Color)> = Vec::new();
+            for step in 0..600 {
+                let r = rng.below(100);
+                let what;
+                if r < 55 || played.is_empty() {
+                    let Some(p) = nearby_move(&board, &mut rng) else {
+                        break;
+                    };
+                    let c = if rng.below(2) == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    board.make(p, c);
+                    grid.set(p, Some(c));
+                    played.push((p, c));
+                    what = format!("make {p:?}");
+                } else if r < 85 {
+                    let (p, _) = played.pop().unwrap();
+                    board.unmake(p);
+                    grid.set(p, None);
+                    what = format!("unmake of the last move {p:?}");
+                } else if r < 97 {
+                    let i = rng.below(played.len());
+                    let (p, _) = played.remove(i);
+                    board.unmake(p);
+                    grid.set(p, None);
+                    what = format!("unmake of move {i} of {} {p:?}", played.len() + 1);
+                } else {
+                    board = board.clone();
+                    what = "a copy".to_string();
+                }
+                let what = format!("{what} ({n}x{n} {rule}, walk {walk}, step {step})");
+                check(&board, &grid, rule, false, &what);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked} steps");
+}
