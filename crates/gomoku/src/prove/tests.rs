@@ -119,65 +119,36 @@ fn prove_agrees_with_the_plain_game_tree_on_random_small_positions() {
     assert!(wins > 40 && no_wins > 40, "{wins} wins, {no_wins} no-wins");
 }
 
-#[test]
-fn a_table_too_small_for_the_7x7_proof_is_thinned_out_and_the_answer_stands() {
-    // The 7x7 disproof keeps about 17,600 positions; with room for 10,000 the unsolved ones are
-    // dropped again and again (the solved ones fit) and the search still ends in the draw.
+/// A prover of Black's win on the empty 7x7 board (freestyle, 200-node leaves) with `threads`
+/// threads and the other settings given.
+fn empty_7x7(threads: usize, max_entries: usize, max_nodes: u64) -> Prover {
     let options = Options {
-        max_entries: 10_000,
+        leaf_nodes: 200,
+        max_entries,
+        max_nodes,
+        threads,
         ..Options::default()
     };
     let grid = Grid::new(7).unwrap();
-    let mut p = Prover::new(
-        &grid,
-        Rule::Freestyle,
-        Color::Black,
-        Color::Black,
-        Options {
-            leaf_nodes: 200,
-            ..options
-        },
-    );
-    assert_eq!(p.run(), Verdict::NoWin);
-    assert!(p.collections() > 0, "the table was never thinned out");
+    Prover::new(&grid, Rule::Freestyle, Color::Black, Color::Black, options)
 }
 
 #[test]
-fn two_threads_prove_the_7x7_draw_in_a_table_too_small_for_it() {
-    // As above with two threads sharing the table: each empties its store of expanded nodes
-    // when the table is thinned out, and the result stands.
-    let grid = Grid::new(7).unwrap();
-    let mut p = Prover::new(
-        &grid,
-        Rule::Freestyle,
-        Color::Black,
-        Color::Black,
-        Options {
-            leaf_nodes: 200,
-            max_entries: 10_000,
-            threads: 2,
-            ..Options::default()
-        },
-    );
-    assert_eq!(p.run(), Verdict::NoWin);
-    assert!(p.collections() > 0, "the table was never thinned out");
+fn a_table_too_small_for_the_7x7_proof_is_thinned_out_and_the_answer_stands() {
+    // The 7x7 disproof keeps about 17,600 positions; with room for 10,000 the unsolved ones are
+    // dropped again and again (the solved ones fit) and the search still ends in the draw. With
+    // two threads sharing the table each also empties its store of expanded nodes when the table
+    // is thinned out, and the result stands.
+    for threads in [1, 2] {
+        let mut p = empty_7x7(threads, 10_000, u64::MAX);
+        assert_eq!(p.run(), Verdict::NoWin, "{threads} threads");
+        assert!(p.collections() > 0, "the table was never thinned out");
+    }
 }
 
 #[test]
 fn two_threads_stop_at_the_node_limit_with_unknown() {
-    let grid = Grid::new(7).unwrap();
-    let mut p = Prover::new(
-        &grid,
-        Rule::Freestyle,
-        Color::Black,
-        Color::Black,
-        Options {
-            leaf_nodes: 200,
-            max_nodes: 500,
-            threads: 2,
-            ..Options::default()
-        },
-    );
+    let mut p = empty_7x7(2, usize::MAX, 500);
     assert_eq!(p.run(), Verdict::Unknown);
     // Each thread stops at its next node once the shared count is reached.
     assert!((500..=502).contains(&p.nodes()), "{} nodes", p.nodes());
