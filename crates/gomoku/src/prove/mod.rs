@@ -490,6 +490,26 @@ impl Prover {
         false
     }
 
+    /// Whether a limit stops the search now, checked in full (time included) at any moment; stops
+    /// the threads if so.
+    fn must_stop(&mut self) -> bool {
+        if self.stopped
+            || self.shared.stop.load(Ordering::Relaxed)
+            || self
+                .options
+                .abort
+                .as_ref()
+                .is_some_and(|a| a.load(Ordering::Relaxed))
+            || self
+                .options
+                .max_time
+                .is_some_and(|t| self.start.elapsed() >= t)
+        {
+            return self.stop();
+        }
+        false
+    }
+
     /// Stops this thread and the others.
     fn stop(&mut self) -> bool {
         self.stopped = true;
@@ -720,7 +740,15 @@ impl Prover {
                 // sequence too, or be searched.
                 let unchecked = std::mem::take(&mut node.unchecked);
                 let before = node.moves.len();
-                for m in unchecked {
+                for (i, &m) in unchecked.iter().enumerate() {
+                    // Up to a few hundred threat searches: a limit is honoured between them, and
+                    // the replies not checked yet stay for later (the node stays unproved).
+                    if self.must_stop() {
+                        let left = unchecked[i..].to_vec();
+                        let pn = (left.len() as u32).min(INF - 1);
+                        node.unchecked = left;
+                        return (pn, dn, best, second, least_steer);
+                    }
                     let p = keys::invert(t, index_point(m), n);
                     if !self.attacker_wins_after(p) {
                         node.moves.push(m);
