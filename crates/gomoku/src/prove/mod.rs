@@ -438,14 +438,7 @@ impl Prover {
         if self.stopped {
             return true;
         }
-        if self.shared.stop.load(Ordering::Relaxed)
-            || self.nodes() >= self.options.max_nodes
-            || self
-                .options
-                .abort
-                .as_ref()
-                .is_some_and(|a| a.load(Ordering::Relaxed))
-        {
+        if self.stop_asked() || self.nodes() >= self.options.max_nodes {
             return self.stop();
         }
         let collections = self.shared.collections.load(Ordering::Relaxed);
@@ -458,11 +451,7 @@ impl Prover {
                 self.collect_garbage();
             }
             let now = Instant::now();
-            if self
-                .options
-                .max_time
-                .is_some_and(|t| self.start.elapsed() >= t)
-            {
+            if self.time_up() {
                 return self.stop();
             }
             if self.options.threads > 1 {
@@ -493,21 +482,27 @@ impl Prover {
     /// Whether a limit stops the search now, checked in full (time included) at any moment; stops
     /// the threads if so.
     fn must_stop(&mut self) -> bool {
-        if self.stopped
-            || self.shared.stop.load(Ordering::Relaxed)
+        if self.stopped || self.stop_asked() || self.time_up() {
+            return self.stop();
+        }
+        false
+    }
+
+    /// Another thread stopped, or the caller asked to stop (Ctrl-C).
+    fn stop_asked(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
             || self
                 .options
                 .abort
                 .as_ref()
                 .is_some_and(|a| a.load(Ordering::Relaxed))
-            || self
-                .options
-                .max_time
-                .is_some_and(|t| self.start.elapsed() >= t)
-        {
-            return self.stop();
-        }
-        false
+    }
+
+    /// The time limit has passed.
+    fn time_up(&self) -> bool {
+        self.options
+            .max_time
+            .is_some_and(|t| self.start.elapsed() >= t)
     }
 
     /// Stops this thread and the others.
