@@ -116,6 +116,8 @@ struct Report {
     seconds: f64,
     cpu_seconds: f64,
     proof_tree: Option<usize>,
+    /// Wall seconds spent writing out the certificate after the proof (not in `seconds`).
+    certificate_seconds: Option<f64>,
     certificate: Option<String>,
     entries: usize,
     peak_memory_bytes: usize,
@@ -290,11 +292,12 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         save(&prover, path)?;
     }
     let mut proof_tree = None;
+    let mut cert_seconds = None;
     let mut cert_path = None;
     if verdict == Verdict::Win {
-        let cert = prover
-            .certificate(&grid, to_move)
-            .map_err(|e| anyhow::anyhow!("building the certificate: {e}"))?;
+        let cert_started = Instant::now();
+        let cert = certificate(&prover, &grid, to_move, args.threads, lines)?;
+        cert_seconds = Some(cert_started.elapsed().as_secs_f64());
         proof_tree = Some(cert.entries.len());
         if let Some(out) = &args.out {
             write_atomically(out, cert.to_text().as_bytes())
@@ -316,6 +319,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         seconds,
         cpu_seconds: cpu,
         proof_tree,
+        certificate_seconds: cert_seconds,
         certificate: cert_path,
         entries: prover.table().len(),
         peak_memory_bytes: peak.load(std::sync::atomic::Ordering::Relaxed),
@@ -350,8 +354,8 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
             show(root_dn)
         );
     }
-    if let Some(t) = proof_tree {
-        println!("proof tree: {t} attacker moves in the certificate");
+    if let (Some(t), Some(c)) = (proof_tree, cert_seconds) {
+        println!("proof tree: {t} attacker moves in the certificate ({c:.2} s to build)");
     }
     if let Some(c) = &report.certificate {
         println!("certificate written to {c}");
@@ -361,6 +365,44 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         report.peak_memory_bytes.div_ceil(1 << 20)
     );
     Ok(())
+}
+
+/// The proved root's certificate, on `threads` threads, with a spinner counting its entries (and,
+/// with `lines`, a line every ten seconds: a large proof's certificate takes minutes).
+fn certificate(
+    prover: &Prover,
+    grid: &stonelab_gomoku::Grid,
+    to_move: Color,
+    threads: usize,
+    lines: bool,
+) -> anyhow::Result<Certificate> {
+    let count = std::sync::atomic::AtomicU64::new(0);
+    let bar = crate::common::Spinner::new("building the certificate".into());
+    let started = Instant::now();
+    let done = AtomicBool::new(false);
+    let cert = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut last_line = Instant::now();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(200));
+                let msg = format!(
+                    "certificate: {} entries, {:.0} s",
+                    count.load(std::sync::atomic::Ordering::Relaxed),
+                    started.elapsed().as_secs_f64()
+                );
+                bar.set(msg.clone());
+                if lines && last_line.elapsed() >= Duration::from_secs(10) {
+                    last_line = Instant::now();
+                    eprintln!("{msg}");
+                }
+            }
+        });
+        let cert = prover.certificate_with(grid, to_move, threads, &count);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        cert
+    });
+    bar.finish();
+    cert.map_err(|e| anyhow::anyhow!("building the certificate: {e}"))
 }
 
 fn show(x: u32) -> String {

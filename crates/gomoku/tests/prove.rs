@@ -2,6 +2,7 @@
 //! threat solver finds a win, `prove` (with the solver's own limits at its leaves) proves one too,
 //! and its certificate passes the referee-based checker.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use stonelab_gomoku::prove::cert::check;
@@ -30,9 +31,12 @@ fn prove_agrees_with_solve_on_the_suite_and_every_certificate_checks() {
         };
         let mut p = Prover::new(&e.grid, e.rule, e.to_move, e.to_move, options);
         assert_eq!(p.run(), Verdict::Win, "suite line {i}: {}", e.moves);
+        // Every other certificate is built on two threads.
+        let built = AtomicU64::new(0);
         let cert = p
-            .certificate(&e.grid, e.to_move)
+            .certificate_with(&e.grid, e.to_move, 1 + i % 2, &built)
             .unwrap_or_else(|err| panic!("suite line {i} ({}): {err}", e.moves));
+        assert_eq!(built.load(Ordering::Relaxed), cert.entries.len() as u64);
         let report = check(&cert).unwrap_or_else(|err| panic!("suite line {i}: {err}"));
         eprintln!(
             "suite line {i}: {} entries, {} positions checked, {:.2} s",
@@ -90,7 +94,9 @@ fn prove_agrees_with_solve_on_random_game_positions() {
         };
         let mut p = Prover::new(&grid, rule, c, c, options);
         assert_eq!(p.run(), Verdict::Win, "seed {seed}");
-        let cert = p.certificate(&grid, c).unwrap();
+        let cert = p
+            .certificate_with(&grid, c, 1 + (wins + 1) % 2, &AtomicU64::new(0))
+            .unwrap();
         check(&cert).unwrap_or_else(|err| panic!("seed {seed}: {err}"));
         wins += 1;
     }

@@ -24,6 +24,8 @@
 //! checksum is FNV-1a (64 bits) of every byte before the `checksum` line.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use super::Prover;
 use crate::search::referee::{self, Referee};
@@ -406,25 +408,63 @@ pub fn lookup(cert: &Certificate, moves: &[Point]) -> Result<Option<Point>, Stri
     Ok(referee::vcf(&g, cert.rule, cert.attacker, cert.vcf_bound).map(|l| l[0]))
 }
 
+/// How many plies from the root the extraction splits a defender's replies among threads; below
+/// that a thread walks its subtree alone (a fork copies the boards, which costs more than the
+/// short VCF checks of the deep positions).
+const PARALLEL_PLIES: usize = 12;
+
 impl Prover {
     /// The certificate of a proved root: every attacker-to-move position the proof reaches that
     /// needs more than a VCF of at most [`VCF_BOUND`] fours gets the proof's move, from the table,
     /// or from the threat solver where a leaf was proved by it. Errors: the root is not proved, or
     /// a position the proof needs cannot be proved again (a bug).
     pub fn certificate(&mut self, root: &Grid, to_move: Color) -> Result<Certificate, String> {
+        self.certificate_with(root, to_move, 1, &AtomicU64::new(0))
+    }
+
+    /// [`Prover::certificate`] on `threads` threads (the defender's replies near the root are
+    /// shared out; the entries then come in another order from run to run, each position once),
+    /// counting the entries found so far in `progress` for a caller's display.
+    pub fn certificate_with(
+        &self,
+        root: &Grid,
+        to_move: Color,
+        threads: usize,
+        progress: &AtomicU64,
+    ) -> Result<Certificate, String> {
+        let walk = Walk {
+            table: self.table(),
+            options: &self.options,
+            attacker: self.attacker,
+            done: (0..64).map(|_| Mutex::new(HashSet::new())).collect(),
+            progress,
+            parallel: threads > 1,
+        };
         let mut x = Extractor {
             board: Board::from_grid(root, self.board.rule()),
+            synced: 0,
             referee: Referee::new(root, self.board.rule()),
-            attacker: self.attacker,
             entries: Vec::new(),
-            done: HashSet::new(),
             path: Vec::new(),
+            colors: Vec::new(),
+            walk: &walk,
         };
         x.board.track_patterns();
-        if to_move == self.attacker {
-            x.attack(self, None)?;
+        let run = |x: &mut Extractor| {
+            if to_move == walk.attacker {
+                x.attack(None)
+            } else {
+                x.defend(None)
+            }
+        };
+        if threads > 1 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| format!("starting {threads} threads: {e}"))?
+                .install(|| run(&mut x))?;
         } else {
-            x.defend(self, None)?;
+            run(&mut x)?;
         }
         Ok(Certificate {
             rule: self.board.rule(),
@@ -437,26 +477,84 @@ impl Prover {
     }
 }
 
-struct Extractor {
-    board: Board,
-    referee: Referee,
+/// What every thread of one extraction shares.
+struct Walk<'a> {
+    table: &'a super::table::Table,
+    options: &'a super::Options,
     attacker: Color,
-    entries: Vec<(Vec<Point>, Point)>,
-    done: HashSet<Exact>,
-    path: Vec<Point>,
+    /// The attacker-to-move positions already taken, in shards by key.
+    done: Vec<Mutex<HashSet<Exact>>>,
+    progress: &'a AtomicU64,
+    parallel: bool,
 }
 
-impl Extractor {
+impl Walk<'_> {
+    /// Marks `key` taken; false when a thread took it before.
+    fn take(&self, key: Exact) -> bool {
+        let shard = (key.0.iter().chain(&key.1))
+            .fold(0u32, |h, &w| h.rotate_left(5) ^ w)
+            .wrapping_mul(0x9e37_79b9)
+            >> 26;
+        self.done[shard as usize]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key)
+    }
+}
+
+/// One thread's walk. The referee follows every move; the board (whose incremental threat sets
+/// cost more to update) only the moves up to where the threat solver or the table is asked: most
+/// positions are closed by the referee's short VCF and never need it.
+struct Extractor<'a> {
+    board: Board,
+    /// How many moves of `path` are on `board` (a prefix of it).
+    synced: usize,
+    referee: Referee,
+    entries: Vec<(Vec<Point>, Point)>,
+    path: Vec<Point>,
+    colors: Vec<Color>,
+    walk: &'a Walk<'a>,
+}
+
+impl<'a> Extractor<'a> {
+    fn fork(&self) -> Extractor<'a> {
+        let mut board = self.board.clone();
+        board.track_patterns();
+        Extractor {
+            board,
+            synced: self.synced,
+            referee: self.referee.clone(),
+            entries: Vec::new(),
+            path: self.path.clone(),
+            colors: self.colors.clone(),
+            walk: self.walk,
+        }
+    }
+
     fn play(&mut self, p: Point, c: Color) {
-        self.board.make(p, c);
         self.referee.play(p, c);
         self.path.push(p);
+        self.colors.push(c);
     }
 
     fn take_back(&mut self, p: Point) {
-        self.board.unmake(p);
+        if self.synced == self.path.len() {
+            self.board.unmake(p);
+            self.synced -= 1;
+        }
         self.referee.clear(p);
         self.path.pop();
+        self.colors.pop();
+    }
+
+    /// The board with every move of the path on it.
+    fn board(&mut self) -> &Board {
+        while self.synced < self.path.len() {
+            self.board
+                .make(self.path[self.synced], self.colors[self.synced]);
+            self.synced += 1;
+        }
+        &self.board
     }
 
     fn where_(&self) -> String {
@@ -464,13 +562,13 @@ impl Extractor {
     }
 
     /// The attacker to move; `hint`: a threat proof of this position, when one is at hand.
-    fn attack(&mut self, prover: &mut Prover, hint: Option<&Proof>) -> Result<(), String> {
-        let a = self.attacker;
-        if !super::five_points(&self.board, a).is_empty() {
+    fn attack(&mut self, hint: Option<&Proof>) -> Result<(), String> {
+        let a = self.walk.attacker;
+        if !self.referee.five_points(a).is_empty() {
             return Ok(());
         }
         let key = exact_of_grid(self.referee.grid());
-        if !self.done.insert(key) {
+        if !self.walk.take(key) {
             return Ok(());
         }
         if referee::vcf(self.referee.grid(), self.board.rule(), a, VCF_BOUND).is_some() {
@@ -482,34 +580,34 @@ impl Extractor {
             Some(_) => None,
             None => {
                 let mut nodes = 0;
-                super::threat_win(&self.board, a, &prover.options, &mut nodes)
+                let options = self.walk.options;
+                super::threat_win(self.board(), a, options, &mut nodes)
             }
         };
         let (m, replies): (Point, Option<&[(Point, Proof)]>) = match hint.or(solved.as_ref()) {
             Some(Proof::Threat { attack, replies }) => (*attack, Some(&replies[..])),
             Some(Proof::Five(p)) => (*p, None),
-            None => (
-                Prover::proved_move(|k| prover.table().get(k), &self.board).ok_or(format!(
+            None => {
+                let table = self.walk.table;
+                let m = Prover::proved_move(|k| table.get(k), self.board());
+                let m = m.ok_or(format!(
                     "after '{}': the position is not proved",
                     self.where_()
-                ))?,
-                None,
-            ),
+                ))?;
+                (m, None)
+            }
         };
         self.entries.push((self.path.clone(), m));
+        self.walk.progress.fetch_add(1, Ordering::Relaxed);
         self.play(m, a);
-        let res = self.defend(prover, replies);
+        let res = self.defend(replies);
         self.take_back(m);
         res
     }
 
     /// The defender to move: every legal reply.
-    fn defend(
-        &mut self,
-        prover: &mut Prover,
-        hint: Option<&[(Point, Proof)]>,
-    ) -> Result<(), String> {
-        let a = self.attacker;
+    fn defend(&mut self, hint: Option<&[(Point, Proof)]>) -> Result<(), String> {
+        let a = self.walk.attacker;
         let d = !a;
         if self.referee.has_five(a) {
             return Ok(());
@@ -518,6 +616,7 @@ impl Extractor {
         if replies.is_empty() {
             return Err(format!("after '{}': the board is full", self.where_()));
         }
+        let mut open = Vec::with_capacity(replies.len());
         for x in replies {
             if self.referee.makes_five(x, d) {
                 return Err(format!(
@@ -526,12 +625,28 @@ impl Extractor {
                     point_name(x, self.board.size())
                 ));
             }
-            if self.referee.is_foul(x, d) {
-                continue;
+            if !self.referee.is_foul(x, d) {
+                open.push(x);
             }
-            let sub = hint.and_then(|h| h.iter().find(|(y, _)| *y == x).map(|(_, p)| p));
+        }
+        let sub = |x: Point| hint.and_then(|h| h.iter().find(|(y, _)| *y == x).map(|(_, p)| p));
+        if self.walk.parallel && self.path.len() < PARALLEL_PLIES {
+            use rayon::prelude::*;
+            let parts: Vec<Vec<(Vec<Point>, Point)>> = open
+                .par_iter()
+                .map(|&x| {
+                    let mut f = self.fork();
+                    f.play(x, d);
+                    f.attack(sub(x))?;
+                    Ok(f.entries)
+                })
+                .collect::<Result<_, String>>()?;
+            self.entries.extend(parts.into_iter().flatten());
+            return Ok(());
+        }
+        for x in open {
             self.play(x, d);
-            let res = self.attack(prover, sub);
+            let res = self.attack(sub(x));
             self.take_back(x);
             res?;
         }
