@@ -92,6 +92,20 @@ fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
     ]);
     assert_eq!(ok["valid"], true, "{ok}");
     assert!(ok["positions"].as_u64().unwrap() >= 1);
+    assert!(v["certificate_seconds"].as_f64().unwrap() >= 0.0, "{v}");
+    // Two threads examine the same positions, replies and leaves.
+    let two = stonelab_json(&[
+        "gomoku",
+        "check-proof",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+        cert.to_str().unwrap(),
+    ]);
+    for k in ["valid", "positions", "replies", "leaves", "entries"] {
+        assert_eq!(two[k], ok[k], "{k}: {two} against {ok}");
+    }
     let first = stonelab_ok(&["gomoku", "proof-move", cert.to_str().unwrap()]);
     let first = first.trim();
     assert_eq!(first, "e5");

@@ -427,6 +427,10 @@ pub struct CheckArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Threads (1: the plain one-threaded walk; more share out the defender's replies near the
+    /// root and give the same counts for a valid certificate)
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// The certificate
     cert: String,
 }
@@ -439,9 +443,28 @@ fn read_cert(path: &str) -> anyhow::Result<Certificate> {
 }
 
 pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
+    crate::common::check_threads("--threads", args.threads)?;
     let c = read_cert(&args.cert)?;
     let started = Instant::now();
-    let res = cert::check(&c);
+    let count = std::sync::atomic::AtomicU64::new(0);
+    let bar = crate::common::Spinner::new("checking".into());
+    let done = AtomicBool::new(false);
+    let res = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(200));
+                bar.set(format!(
+                    "checked {} positions, {:.0} s",
+                    count.load(std::sync::atomic::Ordering::Relaxed),
+                    started.elapsed().as_secs_f64()
+                ));
+            }
+        });
+        let res = cert::check_with(&c, args.threads, &count);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        res
+    });
+    bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     match (res, args.format) {
         (Ok(r), Format::Json) => print_json(&serde_json::json!({

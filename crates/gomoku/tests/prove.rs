@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use stonelab_gomoku::prove::cert::check;
+use stonelab_gomoku::prove::cert::{check, check_with};
 use stonelab_gomoku::prove::{Options, Prover, Verdict};
 use stonelab_gomoku::search::suite::parse_suite;
 use stonelab_gomoku::search::{solve, Limits};
@@ -38,6 +38,11 @@ fn prove_agrees_with_solve_on_the_suite_and_every_certificate_checks() {
             .unwrap_or_else(|err| panic!("suite line {i} ({}): {err}", e.moves));
         assert_eq!(built.load(Ordering::Relaxed), cert.entries.len() as u64);
         let report = check(&cert).unwrap_or_else(|err| panic!("suite line {i}: {err}"));
+        assert_eq!(
+            check_with(&cert, 2, &AtomicU64::new(0)),
+            Ok(report),
+            "suite line {i}: two threads"
+        );
         eprintln!(
             "suite line {i}: {} entries, {} positions checked, {:.2} s",
             cert.entries.len(),

@@ -370,6 +370,196 @@ pub fn check(cert: &Certificate) -> Result<CheckReport, String> {
     Ok(report)
 }
 
+/// [`check`] on `threads` threads: the defender's replies within [`PARALLEL_PLIES`] of the root
+/// are shared out, each position is still examined once (a shared set), and a valid certificate
+/// gives the same report as [`check`], which one thread runs. `progress` counts the positions
+/// examined so far, for a caller's display. Of several failures, the one reported may differ.
+pub fn check_with(
+    cert: &Certificate,
+    threads: usize,
+    progress: &AtomicU64,
+) -> Result<CheckReport, String> {
+    if threads <= 1 {
+        let report = check(cert)?;
+        progress.store(report.positions, Ordering::Relaxed);
+        return Ok(report);
+    }
+    let r = Referee::new(&cert.root, cert.rule);
+    for c in Color::ALL {
+        if r.has_five(c) {
+            return Err(format!(
+                "the root position already holds a five of {}",
+                c.name()
+            ));
+        }
+    }
+    let mut strategy: HashMap<Exact, Point> = HashMap::new();
+    for (k, (path, m)) in cert.entries.iter().enumerate() {
+        let mut g = cert.root.clone();
+        let mut c = cert.to_move;
+        for &p in path {
+            if g.get(p).is_some() {
+                return Err(format!(
+                    "entry {}: {} is on an occupied point",
+                    k + 1,
+                    point_name(p, g.size())
+                ));
+            }
+            g.set(p, Some(c));
+            c = !c;
+        }
+        if c != cert.attacker {
+            return Err(format!("entry {}: the defender is to move there", k + 1));
+        }
+        strategy.insert(exact_of_grid(&g), *m);
+    }
+    let checker = Checker {
+        cert,
+        strategy,
+        done: (0..64).map(|_| Mutex::new(HashSet::new())).collect(),
+        replies: AtomicU64::new(0),
+        leaves: AtomicU64::new(0),
+        progress,
+    };
+    let mut r = r;
+    let mut line = Vec::new();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("starting {threads} threads: {e}"))?
+        .install(|| {
+            if cert.to_move == cert.attacker {
+                checker.attack(&mut r, &mut line)
+            } else {
+                checker.defend(&mut r, &mut line)
+            }
+        })?;
+    Ok(CheckReport {
+        positions: progress.load(Ordering::Relaxed),
+        replies: checker.replies.load(Ordering::Relaxed),
+        leaves: checker.leaves.load(Ordering::Relaxed),
+    })
+}
+
+/// The shared state of a many-threaded check.
+struct Checker<'a> {
+    cert: &'a Certificate,
+    strategy: HashMap<Exact, Point>,
+    done: Vec<Mutex<HashSet<Exact>>>,
+    replies: AtomicU64,
+    leaves: AtomicU64,
+    /// Positions examined.
+    progress: &'a AtomicU64,
+}
+
+impl Checker<'_> {
+    fn name_line(&self, line: &[Point]) -> String {
+        names(line.iter().copied(), self.cert.root.size())
+    }
+
+    /// The attacker to move after `line`.
+    fn attack(&self, r: &mut Referee, line: &mut Vec<Point>) -> Result<(), String> {
+        let a = self.cert.attacker;
+        let n = self.cert.root.size();
+        if !r.five_points(a).is_empty() {
+            self.leaves.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        let key = exact_of_grid(r.grid());
+        if !take(&self.done, key) {
+            return Ok(());
+        }
+        self.progress.fetch_add(1, Ordering::Relaxed);
+        let Some(&m) = self.strategy.get(&key) else {
+            if referee::vcf(r.grid(), self.cert.rule, a, self.cert.vcf_bound).is_some() {
+                self.leaves.fetch_add(1, Ordering::Relaxed);
+                return Ok(());
+            }
+            return Err(format!(
+                "after '{}': no move in the certificate and no five point or VCF of at most {} fours",
+                self.name_line(line),
+                self.cert.vcf_bound
+            ));
+        };
+        if !r.grid().contains(m) || r.grid().get(m).is_some() {
+            return Err(format!(
+                "after '{}': the move {} is not on an empty point",
+                self.name_line(line),
+                point_name(m, n)
+            ));
+        }
+        if r.is_foul(m, a) {
+            return Err(format!(
+                "after '{}': the move {} is forbidden",
+                self.name_line(line),
+                point_name(m, n)
+            ));
+        }
+        r.play(m, a);
+        line.push(m);
+        let res = if r.has_five(a) {
+            Ok(())
+        } else {
+            self.defend(r, line)
+        };
+        r.clear(m);
+        line.pop();
+        res
+    }
+
+    /// The defender to move after `line`: every empty point.
+    fn defend(&self, r: &mut Referee, line: &mut Vec<Point>) -> Result<(), String> {
+        let d = !self.cert.attacker;
+        let replies: Vec<Point> = r.empties().collect();
+        if replies.is_empty() {
+            return Err(format!(
+                "after '{}': the board is full, a draw",
+                self.name_line(line)
+            ));
+        }
+        let one = |r: &mut Referee, line: &mut Vec<Point>, x: Point| -> Result<(), String> {
+            self.replies.fetch_add(1, Ordering::Relaxed);
+            if r.makes_five(x, d) {
+                return Err(format!(
+                    "after '{}': the defender makes five on {}",
+                    self.name_line(line),
+                    point_name(x, self.cert.root.size())
+                ));
+            }
+            if r.is_foul(x, d) {
+                return Ok(());
+            }
+            r.play(x, d);
+            line.push(x);
+            let res = self.attack(r, line);
+            r.clear(x);
+            line.pop();
+            res
+        };
+        if line.len() < PARALLEL_PLIES {
+            use rayon::prelude::*;
+            replies.par_iter().try_for_each(|&x| {
+                let (mut r, mut line) = (r.clone(), line.clone());
+                one(&mut r, &mut line, x)
+            })
+        } else {
+            replies.into_iter().try_for_each(|x| one(r, line, x))
+        }
+    }
+}
+
+/// Marks `key` in a sharded set; false when it was there.
+fn take(done: &[Mutex<HashSet<Exact>>], key: Exact) -> bool {
+    let shard = (key.0.iter().chain(&key.1))
+        .fold(0u32, |h, &w| h.rotate_left(5) ^ w)
+        .wrapping_mul(0x9e37_79b9)
+        >> 26;
+    done[shard as usize]
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(key)
+}
+
 /// The certificate's attacker move after `moves` from the root: the entry's move, else a five
 /// point, else the first move of a VCF within the bound; `None` where the strategy has no move
 /// (the defender to move, or a position the strategy does not reach). Errors: an illegal move.
@@ -491,14 +681,7 @@ struct Walk<'a> {
 impl Walk<'_> {
     /// Marks `key` taken; false when a thread took it before.
     fn take(&self, key: Exact) -> bool {
-        let shard = (key.0.iter().chain(&key.1))
-            .fold(0u32, |h, &w| h.rotate_left(5) ^ w)
-            .wrapping_mul(0x9e37_79b9)
-            >> 26;
-        self.done[shard as usize]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(key)
+        take(&self.done, key)
     }
 }
 

@@ -1,6 +1,8 @@
 use std::collections::HashMap;
 
-use super::cert::{check, lookup, Certificate};
+use std::sync::atomic::AtomicU64;
+
+use super::cert::{check, check_with, lookup, Certificate};
 use super::*;
 use crate::search::referee::Referee;
 
@@ -203,6 +205,10 @@ fn a_searched_win_gives_a_certificate_that_checks_and_breaks_when_changed() {
     let cert = p.certificate(&grid, to_move).unwrap();
     let report = check(&cert).unwrap();
     assert!(report.positions >= 2 && report.replies > 0, "{report:?}");
+    // Two threads examine the same positions, replies and leaves.
+    let seen = AtomicU64::new(0);
+    assert_eq!(check_with(&cert, 2, &seen), Ok(report));
+    assert_eq!(seen.load(Ordering::Relaxed), report.positions);
     // The text round-trips, and a corrupted text is refused.
     let text = cert.to_text();
     assert_eq!(Certificate::parse(&text).unwrap(), cert);
@@ -217,12 +223,19 @@ fn a_searched_win_gives_a_certificate_that_checks_and_breaks_when_changed() {
     let mut cut = cert.clone();
     cut.entries.remove(0);
     assert!(check(&cut).is_err());
+    assert!(check_with(&cut, 2, &AtomicU64::new(0)).is_err());
     let empty: Vec<Point> = grid.points().filter(|&q| grid.get(q).is_none()).collect();
     let mut broken = 0;
     for &q in &empty {
         let mut bad = cert.clone();
         bad.entries[0].1 = q;
-        if q != root_move && check(&bad).is_err() {
+        let failed = check(&bad).is_err();
+        assert_eq!(
+            check_with(&bad, 2, &AtomicU64::new(0)).is_err(),
+            failed,
+            "root move {q:?}"
+        );
+        if q != root_move && failed {
             broken += 1;
         }
     }
