@@ -121,6 +121,42 @@ fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
         .trim(),
         "none"
     );
+    // Named *.gz, the certificate is written compressed and read back as it was.
+    let gz = dir.join("p.cert.gz");
+    let v = stonelab_json(&[
+        "gomoku",
+        "prove",
+        "--size",
+        "9",
+        "--out",
+        gz.to_str().unwrap(),
+        "--format",
+        "json",
+        pos.to_str().unwrap(),
+    ]);
+    assert_eq!(v["result"], "win", "{v}");
+    let packed = std::fs::read(&gz).unwrap();
+    assert_eq!(packed[..2], [0x1f, 0x8b]);
+    let ok_gz = stonelab_json(&[
+        "gomoku",
+        "check-proof",
+        "--format",
+        "json",
+        gz.to_str().unwrap(),
+    ]);
+    for k in ["valid", "positions", "replies", "leaves", "entries"] {
+        assert_eq!(ok_gz[k], ok[k], "{k}: {ok_gz} against {ok}");
+    }
+    assert_eq!(
+        stonelab_ok(&["gomoku", "proof-move", gz.to_str().unwrap()]).trim(),
+        first
+    );
+    let cut = dir.join("cut.cert.gz");
+    std::fs::write(&cut, &packed[..packed.len() / 2]).unwrap();
+    stonelab_err(
+        &["gomoku", "check-proof", cut.to_str().unwrap()],
+        "not a whole gzip stream",
+    );
     // A certificate whose root move is changed to a corner no longer holds (exit 1).
     let changed = text.replacen(&format!(": {first}\n"), ": a5\n", 1);
     let body = &changed[..changed.rfind("checksum ").unwrap()];

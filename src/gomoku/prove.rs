@@ -90,7 +90,7 @@ pub struct ProveArgs {
     /// Proved and disproved positions: loaded at the start, saved every minute and at the end
     #[arg(long)]
     db: Option<PathBuf>,
-    /// Write the certificate of a win here
+    /// Write the certificate of a win here (compressed with gzip when the name ends in `.gz`)
     #[arg(long)]
     out: Option<PathBuf>,
     /// Output format
@@ -300,8 +300,13 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         cert_seconds = Some(cert_started.elapsed().as_secs_f64());
         proof_tree = Some(cert.entries.len());
         if let Some(out) = &args.out {
-            write_atomically(out, cert.to_text().as_bytes())
-                .with_context(|| format!("--out {}", out.display()))?;
+            let text = cert.to_text();
+            let bytes = if out.extension().is_some_and(|e| e == "gz") {
+                gzip(text.as_bytes())
+            } else {
+                text.into_bytes()
+            };
+            write_atomically(out, &bytes).with_context(|| format!("--out {}", out.display()))?;
             cert_path = Some(out.display().to_string());
         }
     } else if args.out.is_some() && args.format == Format::Text {
@@ -431,12 +436,31 @@ pub struct CheckArgs {
     /// root and give the same counts for a valid certificate)
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// The certificate
+    /// The certificate (plain text, or gzip-compressed whatever its name)
     cert: String,
 }
 
+/// `bytes` compressed with gzip (a certificate named `*.gz`: its lines share long prefixes, and a
+/// 15x15 one runs to millions of lines).
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing to a Vec cannot fail.
+    z.write_all(bytes).expect("gzip into memory");
+    z.finish().expect("gzip into memory")
+}
+
 fn read_cert(path: &str) -> anyhow::Result<Certificate> {
-    let text = std::fs::read(path).with_context(|| format!("cannot read '{path}'"))?;
+    let mut text = std::fs::read(path).with_context(|| format!("cannot read '{path}'"))?;
+    // A gzip stream (magic 1f 8b), whatever the file's name.
+    if text.starts_with(&[0x1f, 0x8b]) {
+        use std::io::Read;
+        let mut plain = Vec::new();
+        flate2::read::GzDecoder::new(&text[..])
+            .read_to_end(&mut plain)
+            .map_err(|e| anyhow::anyhow!("{path}: not a whole gzip stream ({e})"))?;
+        text = plain;
+    }
     let text = String::from_utf8(text)
         .map_err(|_| anyhow::anyhow!("{path}: not a stonelab proof certificate (not text)"))?;
     Certificate::parse(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))
@@ -511,7 +535,7 @@ pub struct MoveArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// The certificate
+    /// The certificate (plain text, or gzip-compressed whatever its name)
     cert: String,
 }
 
