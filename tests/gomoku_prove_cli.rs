@@ -80,7 +80,7 @@ fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
     assert!(v["proof_tree"].as_u64().unwrap() >= 1);
     let text = std::fs::read_to_string(&cert).unwrap();
     assert!(
-        text.starts_with("stonelab-gomoku-proof 1\nsize 9\n"),
+        text.starts_with("stonelab-gomoku-proof 2\nsize 9\n"),
         "{text}"
     );
     let ok = stonelab_json(&[

@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use super::Prover;
+use super::{keys, Prover};
 use crate::search::referee::{self, Referee};
 use crate::{point_name, Board, Color, Grid, Point, Proof, Rule};
 
@@ -35,8 +35,12 @@ use crate::{point_name, Board, Color, Grid, Point, Proof, Rule};
 /// must have a five point or a VCF of at most this many fours.
 pub const VCF_BOUND: u32 = 3;
 
-/// The first line of a certificate.
+/// The first line of a certificate whose positions are matched exactly.
 pub const MAGIC: &str = "stonelab-gomoku-proof 1";
+
+/// The first line of a certificate whose positions are matched up to the eight symmetries of
+/// the board (it has a `symmetry 8` line after `vcf-bound`).
+pub const MAGIC_SYMMETRIC: &str = "stonelab-gomoku-proof 2";
 
 /// A winning strategy from a root position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +49,9 @@ pub struct Certificate {
     pub attacker: Color,
     pub to_move: Color,
     pub vcf_bound: u32,
+    /// Positions are matched up to the board's eight symmetries (a rotation or reflection of a
+    /// position with an entry takes the entry's move, rotated or reflected the same way).
+    pub symmetric: bool,
     pub root: Grid,
     /// (moves from the root, the attacker's move there).
     pub entries: Vec<(Vec<Point>, Point)>,
@@ -77,12 +84,23 @@ impl Certificate {
         use std::fmt::Write;
         let n = self.root.size();
         let mut s = String::new();
-        let _ = writeln!(s, "{MAGIC}");
+        let _ = writeln!(
+            s,
+            "{}",
+            if self.symmetric {
+                MAGIC_SYMMETRIC
+            } else {
+                MAGIC
+            }
+        );
         let _ = writeln!(s, "size {n}");
         let _ = writeln!(s, "rule {}", self.rule.name());
         let _ = writeln!(s, "attacker {}", self.attacker.name());
         let _ = writeln!(s, "to-move {}", self.to_move.name());
         let _ = writeln!(s, "vcf-bound {}", self.vcf_bound);
+        if self.symmetric {
+            let _ = writeln!(s, "symmetry 8");
+        }
         for c in [Color::Black, Color::White] {
             let stones = self.root.points().filter(|&p| self.root.get(p) == Some(c));
             let _ = writeln!(s, "{} {}", c.name(), names(stones, n));
@@ -107,11 +125,16 @@ impl Certificate {
             return Err("not a stonelab proof certificate (no checksum line)".into());
         };
         let body = &text[..cut];
-        if !body.starts_with(MAGIC) {
-            return Err(format!(
-                "not a stonelab proof certificate (first line is not '{MAGIC}')"
-            ));
-        }
+        let symmetric = match body.lines().next() {
+            Some(MAGIC) => false,
+            Some(MAGIC_SYMMETRIC) => true,
+            _ => {
+                return Err(format!(
+                    "not a stonelab proof certificate (first line is not '{MAGIC}' or \
+                     '{MAGIC_SYMMETRIC}')"
+                ))
+            }
+        };
         let stated = text[cut + 9..].trim();
         let sum =
             u64::from_str_radix(stated, 16).map_err(|_| format!("bad checksum '{stated}'"))?;
@@ -149,6 +172,12 @@ impl Certificate {
         let vcf_bound: u32 = k
             .parse()
             .map_err(|_| format!("line {i}: bad bound '{k}'"))?;
+        if symmetric {
+            let (i, k) = field("symmetry")?;
+            if k != "8" {
+                return Err(format!("line {i}: 'symmetry {k}' (only 8 is known)"));
+            }
+        }
         for c in [Color::Black, Color::White] {
             let (i, list) = field(c.name())?;
             for p in parse_points(&list, n).map_err(|e| format!("line {i}: {e}"))? {
@@ -185,6 +214,7 @@ impl Certificate {
             attacker,
             to_move,
             vcf_bound,
+            symmetric,
             root,
             entries,
         })
@@ -205,7 +235,7 @@ pub fn parse_points(s: &str, n: usize) -> Result<Vec<Point>, String> {
 }
 
 /// An exact position key: the stones of both colours.
-type Exact = ([u32; 20], [u32; 20]);
+pub(crate) type Exact = ([u32; 20], [u32; 20]);
 
 /// A 128-bit fingerprint of an exact key: the sets of positions already examined hold these
 /// (16 bytes where the key takes 160: a 15x15 certificate's walk meets tens of millions of
@@ -220,6 +250,79 @@ fn fingerprint(k: &Exact) -> u128 {
         h.finish()
     };
     (u128::from(half(0x5eed_0001)) << 64) | u128::from(half(0x5eed_0002))
+}
+
+/// The key that matches `g` in a certificate, and the symmetry that takes `g` to the key's
+/// frame: the exact stones, or with `symmetric` the least key over the eight symmetries.
+pub(crate) fn key_of(g: &Grid, symmetric: bool) -> (Exact, u8) {
+    if !symmetric {
+        return (exact_of_grid(g), 0);
+    }
+    let n = g.size();
+    let stones: Vec<(Point, Color)> = g
+        .points()
+        .filter_map(|p| g.get(p).map(|c| (p, c)))
+        .collect();
+    (0..8u8)
+        .map(|t| {
+            let mut k = ([0u32; 20], [0u32; 20]);
+            for &(p, c) in &stones {
+                let q = keys::apply(t, p, n);
+                let rows = if c == Color::Black {
+                    &mut k.0
+                } else {
+                    &mut k.1
+                };
+                rows[q.y as usize] |= 1 << q.x;
+            }
+            (k, t)
+        })
+        .min()
+        .expect("eight symmetries")
+}
+
+/// The certificate's strategy: key (see [`key_of`]) -> move in the key's frame. Errors: an entry
+/// that plays on an occupied point or leaves the defender to move.
+fn strategy_of(cert: &Certificate) -> Result<HashMap<Exact, Point>, String> {
+    let n = cert.root.size();
+    let mut strategy = HashMap::new();
+    for (k, (path, m)) in cert.entries.iter().enumerate() {
+        let mut g = cert.root.clone();
+        let mut c = cert.to_move;
+        for &p in path {
+            if g.get(p).is_some() {
+                return Err(format!(
+                    "entry {}: {} is on an occupied point",
+                    k + 1,
+                    point_name(p, n)
+                ));
+            }
+            g.set(p, Some(c));
+            c = !c;
+        }
+        if c != cert.attacker {
+            return Err(format!("entry {}: the defender is to move there", k + 1));
+        }
+        if !g.contains(*m) {
+            return Err(format!("entry {}: the move is off the board", k + 1));
+        }
+        let (key, t) = key_of(&g, cert.symmetric);
+        strategy.insert(key, keys::apply(t, *m, n));
+    }
+    Ok(strategy)
+}
+
+/// The root must hold no five.
+fn check_root(r: &Referee) -> Result<(), String> {
+    for c in Color::ALL {
+        if r.has_five(c) {
+            return Err(format!(
+                "the root position already holds a five of {}",
+                c.name()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn exact_of_grid(g: &Grid) -> Exact {
@@ -252,35 +355,8 @@ pub fn check(cert: &Certificate) -> Result<CheckReport, String> {
     let a = cert.attacker;
     let d = !a;
     let mut r = Referee::new(&cert.root, cert.rule);
-    for c in Color::ALL {
-        if r.has_five(c) {
-            return Err(format!(
-                "the root position already holds a five of {}",
-                c.name()
-            ));
-        }
-    }
-    // The strategy: exact position -> move.
-    let mut strategy: HashMap<Exact, Point> = HashMap::new();
-    for (k, (path, m)) in cert.entries.iter().enumerate() {
-        let mut g = cert.root.clone();
-        let mut c = cert.to_move;
-        for &p in path {
-            if g.get(p).is_some() {
-                return Err(format!(
-                    "entry {}: {} is on an occupied point",
-                    k + 1,
-                    point_name(p, n)
-                ));
-            }
-            g.set(p, Some(c));
-            c = !c;
-        }
-        if c != a {
-            return Err(format!("entry {}: the defender is to move there", k + 1));
-        }
-        strategy.insert(exact_of_grid(&g), *m);
-    }
+    check_root(&r)?;
+    let strategy = strategy_of(cert)?;
     let mut report = CheckReport::default();
     let mut done: HashSet<u128> = HashSet::new();
     let mut line = Vec::new();
@@ -313,12 +389,12 @@ pub fn check(cert: &Certificate) -> Result<CheckReport, String> {
                     report.leaves += 1;
                     continue;
                 }
-                let key = exact_of_grid(r.grid());
+                let (key, t) = key_of(r.grid(), cert.symmetric);
                 if !done.insert(fingerprint(&key)) {
                     continue;
                 }
                 report.positions += 1;
-                if let Some(&m) = strategy.get(&key) {
+                if let Some(m) = strategy.get(&key).map(|&m| keys::invert(t, m, n)) {
                     if !r.grid().contains(m) || r.grid().get(m).is_some() {
                         return Err(format!(
                             "after '{}': the move {} is not on an empty point",
@@ -400,34 +476,8 @@ pub fn check_with(
         return Ok(report);
     }
     let r = Referee::new(&cert.root, cert.rule);
-    for c in Color::ALL {
-        if r.has_five(c) {
-            return Err(format!(
-                "the root position already holds a five of {}",
-                c.name()
-            ));
-        }
-    }
-    let mut strategy: HashMap<Exact, Point> = HashMap::new();
-    for (k, (path, m)) in cert.entries.iter().enumerate() {
-        let mut g = cert.root.clone();
-        let mut c = cert.to_move;
-        for &p in path {
-            if g.get(p).is_some() {
-                return Err(format!(
-                    "entry {}: {} is on an occupied point",
-                    k + 1,
-                    point_name(p, g.size())
-                ));
-            }
-            g.set(p, Some(c));
-            c = !c;
-        }
-        if c != cert.attacker {
-            return Err(format!("entry {}: the defender is to move there", k + 1));
-        }
-        strategy.insert(exact_of_grid(&g), *m);
-    }
+    check_root(&r)?;
+    let strategy = strategy_of(cert)?;
     let checker = Checker {
         cert,
         strategy,
@@ -480,12 +530,12 @@ impl Checker<'_> {
             self.leaves.fetch_add(1, Ordering::Relaxed);
             return Ok(());
         }
-        let key = exact_of_grid(r.grid());
+        let (key, t) = key_of(r.grid(), self.cert.symmetric);
         if !take(&self.done, fingerprint(&key)) {
             return Ok(());
         }
         self.progress.fetch_add(1, Ordering::Relaxed);
-        let Some(&m) = self.strategy.get(&key) else {
+        let Some(m) = self.strategy.get(&key).map(|&m| keys::invert(t, m, n)) else {
             if referee::vcf(r.grid(), self.cert.rule, a, self.cert.vcf_bound).is_some() {
                 self.leaves.fetch_add(1, Ordering::Relaxed);
                 return Ok(());
@@ -589,7 +639,7 @@ pub fn lookup(cert: &Certificate, moves: &[Point]) -> Result<Option<Point>, Stri
     if c != cert.attacker {
         return Ok(None);
     }
-    let key = exact_of_grid(&g);
+    let (key, t) = key_of(&g, cert.symmetric);
     for (path, m) in &cert.entries {
         if path.len() == moves.len() {
             let mut h = cert.root.clone();
@@ -598,8 +648,9 @@ pub fn lookup(cert: &Certificate, moves: &[Point]) -> Result<Option<Point>, Stri
                 h.set(p, Some(c));
                 c = !c;
             }
-            if exact_of_grid(&h) == key {
-                return Ok(Some(*m));
+            let (k, u) = key_of(&h, cert.symmetric);
+            if k == key {
+                return Ok(Some(keys::invert(t, keys::apply(u, *m, n), n)));
             }
         }
     }
@@ -673,6 +724,7 @@ impl Prover {
             attacker: self.attacker,
             to_move,
             vcf_bound: VCF_BOUND,
+            symmetric: true,
             root: root.clone(),
             entries: x.entries,
         })
@@ -762,7 +814,9 @@ impl<'a> Extractor<'a> {
         if !self.referee.five_points(a).is_empty() {
             return Ok(());
         }
-        let key = fingerprint(&exact_of_grid(self.referee.grid()));
+        // A rotation or reflection of a position already taken is covered by its entries (the
+        // certificates written here match positions up to symmetry).
+        let key = fingerprint(&key_of(self.referee.grid(), true).0);
         if !self.walk.take(key) {
             return Ok(());
         }

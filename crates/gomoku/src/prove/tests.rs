@@ -241,3 +241,106 @@ fn a_searched_win_gives_a_certificate_that_checks_and_breaks_when_changed() {
     }
     assert!(broken > 0, "no other root move fails the check");
 }
+
+#[test]
+fn mirrored_positions_share_one_certificate_key() {
+    use super::cert::key_of;
+    use super::keys::apply;
+    let mut rng = stonelab_rand::SplitMix64::new(29);
+    for n in [7usize, 15] {
+        let mut g = Grid::new(n).unwrap();
+        for k in 0..12 {
+            let p = Point::new(
+                (rng.next_u64() % n as u64) as u8,
+                (rng.next_u64() % n as u64) as u8,
+            );
+            g.set(
+                p,
+                Some(if k % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                }),
+            );
+        }
+        for t in 0..8u8 {
+            let mut h = Grid::new(n).unwrap();
+            for p in g.points() {
+                h.set(apply(t, p, n), g.get(p));
+            }
+            let ((kg, tg), (kh, th)) = (key_of(&g, true), key_of(&h, true));
+            assert_eq!(kg, kh, "symmetry {t}");
+            // A point of g and its image in h land on the same point of the key's frame.
+            for p in g.points() {
+                assert_eq!(apply(tg, p, n), apply(th, apply(t, p, n), n));
+            }
+        }
+        assert_ne!(key_of(&g, false), key_of(&Grid::new(n).unwrap(), false));
+    }
+}
+
+#[test]
+fn a_symmetric_root_gives_a_certificate_that_uses_its_symmetry() {
+    // Random 7x7 positions whose stones are mirrored in the diagonal (so Black and White have as
+    // many), Black to move: wherever the prover wins, the certificate (positions matched up to
+    // symmetry) checks on one and two threads; for some, the same entries matched exactly do not:
+    // a reply's mirror image is covered only by its symmetric entry.
+    let mut rng = stonelab_rand::SplitMix64::new(2029);
+    let (mut wins, mut needed) = (0, 0);
+    for _ in 0..400 {
+        let mut g = Grid::new(7).unwrap();
+        let mut ok = true;
+        for c in [
+            Color::Black,
+            Color::White,
+            Color::Black,
+            Color::White,
+            Color::Black,
+            Color::White,
+        ] {
+            let (x, y) = ((rng.next_u64() % 7) as u8, (rng.next_u64() % 7) as u8);
+            let (p, q) = (Point::new(x, y), Point::new(y, x));
+            if p == q || g.get(p).is_some() || g.get(q).is_some() {
+                ok = false;
+                break;
+            }
+            g.set(p, Some(c));
+            g.set(q, Some(c));
+        }
+        if !ok || g.points().any(|p| g.wins_at(p, Rule::Freestyle)) {
+            continue;
+        }
+        let options = Options {
+            max_nodes: 500,
+            ..Options::default()
+        };
+        let mut p = Prover::new(&g, Rule::Freestyle, Color::Black, Color::Black, options);
+        if p.run() != Verdict::Win {
+            continue;
+        }
+        wins += 1;
+        let cert = p
+            .certificate_with(&g, Color::Black, 1 + wins % 2, &AtomicU64::new(0))
+            .unwrap();
+        assert!(cert.symmetric);
+        let report = check(&cert).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(check_with(&cert, 2, &AtomicU64::new(0)), Ok(report));
+        let text = cert.to_text();
+        assert!(text.starts_with("stonelab-gomoku-proof 2\n"));
+        assert_eq!(Certificate::parse(&text).unwrap(), cert);
+        let exact = Certificate {
+            symmetric: false,
+            ..cert.clone()
+        };
+        if check(&exact).is_err() {
+            needed += 1;
+        }
+        if wins >= 12 && needed >= 1 {
+            break;
+        }
+    }
+    assert!(
+        wins >= 12 && needed >= 1,
+        "{wins} wins, {needed} needing symmetry"
+    );
+}
