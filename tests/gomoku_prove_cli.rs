@@ -64,19 +64,23 @@ fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
     let dir = temp_dir("prove-cert");
     let pos = dir.join("pos.txt");
     std::fs::write(&pos, DOUBLE_TWO).unwrap();
+    let prove_to = |out: &std::path::Path| {
+        let v = stonelab_json(&[
+            "gomoku",
+            "prove",
+            "--size",
+            "9",
+            "--out",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+            pos.to_str().unwrap(),
+        ]);
+        assert_eq!(v["result"], "win", "{v}");
+        v
+    };
     let cert = dir.join("p.cert");
-    let v = stonelab_json(&[
-        "gomoku",
-        "prove",
-        "--size",
-        "9",
-        "--out",
-        cert.to_str().unwrap(),
-        "--format",
-        "json",
-        pos.to_str().unwrap(),
-    ]);
-    assert_eq!(v["result"], "win", "{v}");
+    let v = prove_to(&cert);
     assert!(v["proof_tree"].as_u64().unwrap() >= 1);
     let text = std::fs::read_to_string(&cert).unwrap();
     assert!(
@@ -123,18 +127,7 @@ fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
     );
     // Named *.gz, the certificate is written compressed and read back as it was.
     let gz = dir.join("p.cert.gz");
-    let v = stonelab_json(&[
-        "gomoku",
-        "prove",
-        "--size",
-        "9",
-        "--out",
-        gz.to_str().unwrap(),
-        "--format",
-        "json",
-        pos.to_str().unwrap(),
-    ]);
-    assert_eq!(v["result"], "win", "{v}");
+    prove_to(&gz);
     let packed = std::fs::read(&gz).unwrap();
     assert_eq!(packed[..2], [0x1f, 0x8b]);
     let ok_gz = stonelab_json(&[
