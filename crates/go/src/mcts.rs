@@ -1498,7 +1498,6 @@ mod tests {
     fn last_good_reply_remembers_the_winners_answers_and_forgets_the_losers() {
         let board = Board::new(Geometry::new(5, 5).unwrap(), Rules::STANDARD);
         let root = playout_board(&board);
-        let moves: Vec<Move> = board.legal_moves().iter().map(Move::Play).collect();
         let mut tree = Tree::new(root, 0, (None, None), 0.5, 1, None);
         tree.lgr = Some(vec![PASS; 2 * BITS]);
         let at = |r, c| Point::new(r, c).index() as u16;
