@@ -2,7 +2,7 @@
 //! search over threat-space search, their database and their certificates.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -296,7 +296,10 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     let mut cert_path = None;
     if verdict == Verdict::Win {
         let cert_started = Instant::now();
-        let cert = certificate(&prover, &grid, to_move, args.threads, lines)?;
+        let cert = counting("certificate entries", lines, |count| {
+            prover.certificate_with(&grid, to_move, args.threads, count)
+        })
+        .map_err(|e| anyhow::anyhow!("building the certificate: {e}"))?;
         cert_seconds = Some(cert_started.elapsed().as_secs_f64());
         proof_tree = Some(cert.entries.len());
         if let Some(out) = &args.out {
@@ -372,27 +375,22 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The proved root's certificate, on `threads` threads, with a spinner counting its entries (and,
-/// with `lines`, a line every ten seconds: a large proof's certificate takes minutes).
-fn certificate(
-    prover: &Prover,
-    grid: &stonelab_gomoku::Grid,
-    to_move: Color,
-    threads: usize,
-    lines: bool,
-) -> anyhow::Result<Certificate> {
-    let count = std::sync::atomic::AtomicU64::new(0);
-    let bar = crate::common::Spinner::new("building the certificate".into());
+/// Runs `work` with a counter it advances, shown on a spinner as `what` (and, with `lines`, a
+/// line every ten seconds: a large certificate takes minutes to write or check).
+fn counting<T>(what: &str, lines: bool, work: impl FnOnce(&AtomicU64) -> T) -> T {
+    use std::sync::atomic::Ordering::Relaxed;
+    let count = AtomicU64::new(0);
+    let bar = crate::common::Spinner::new(what.to_string());
     let started = Instant::now();
     let done = AtomicBool::new(false);
-    let cert = std::thread::scope(|s| {
+    let out = std::thread::scope(|s| {
         s.spawn(|| {
             let mut last_line = Instant::now();
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+            while !done.load(Relaxed) {
                 std::thread::sleep(Duration::from_millis(200));
                 let msg = format!(
-                    "certificate: {} entries, {:.0} s",
-                    count.load(std::sync::atomic::Ordering::Relaxed),
+                    "{what}: {}, {:.0} s",
+                    count.load(Relaxed),
                     started.elapsed().as_secs_f64()
                 );
                 bar.set(msg.clone());
@@ -402,12 +400,12 @@ fn certificate(
                 }
             }
         });
-        let cert = prover.certificate_with(grid, to_move, threads, &count);
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        cert
+        let out = work(&count);
+        done.store(true, Relaxed);
+        out
     });
     bar.finish();
-    cert.map_err(|e| anyhow::anyhow!("building the certificate: {e}"))
+    out
 }
 
 fn show(x: u32) -> String {
@@ -470,25 +468,9 @@ pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
     crate::common::check_threads("--threads", args.threads)?;
     let c = read_cert(&args.cert)?;
     let started = Instant::now();
-    let count = std::sync::atomic::AtomicU64::new(0);
-    let bar = crate::common::Spinner::new("checking".into());
-    let done = AtomicBool::new(false);
-    let res = std::thread::scope(|s| {
-        s.spawn(|| {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(200));
-                bar.set(format!(
-                    "checked {} positions, {:.0} s",
-                    count.load(std::sync::atomic::Ordering::Relaxed),
-                    started.elapsed().as_secs_f64()
-                ));
-            }
-        });
-        let res = cert::check_with(&c, args.threads, &count);
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        res
+    let res = counting("positions checked", false, |count| {
+        cert::check_with(&c, args.threads, count)
     });
-    bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     match (res, args.format) {
         (Ok(r), Format::Json) => print_json(&serde_json::json!({

@@ -624,7 +624,8 @@ fn take(done: &[Mutex<HashSet<u128>>], key: u128) -> bool {
 
 /// The certificate's attacker move after `moves` from the root: the entry's move, else a five
 /// point, else the first move of a VCF within the bound; `None` where the strategy has no move
-/// (the defender to move, or a position the strategy does not reach). Errors: an illegal move.
+/// (the defender to move, or a position the strategy does not reach). Errors: an illegal move, or
+/// an entry that plays on an occupied point or leaves the defender to move.
 pub fn lookup(cert: &Certificate, moves: &[Point]) -> Result<Option<Point>, String> {
     let n = cert.root.size();
     let mut g = cert.root.clone();
@@ -640,19 +641,8 @@ pub fn lookup(cert: &Certificate, moves: &[Point]) -> Result<Option<Point>, Stri
         return Ok(None);
     }
     let (key, t) = key_of(&g, cert.symmetric);
-    for (path, m) in &cert.entries {
-        if path.len() == moves.len() {
-            let mut h = cert.root.clone();
-            let mut c = cert.to_move;
-            for &p in path {
-                h.set(p, Some(c));
-                c = !c;
-            }
-            let (k, u) = key_of(&h, cert.symmetric);
-            if k == key {
-                return Ok(Some(keys::invert(t, keys::apply(u, *m, n), n)));
-            }
-        }
+    if let Some(&m) = strategy_of(cert)?.get(&key) {
+        return Ok(Some(keys::invert(t, m, n)));
     }
     let r = Referee::new(&g, cert.rule);
     if let Some(&f) = r.five_points(cert.attacker).first() {
@@ -742,13 +732,6 @@ struct Walk<'a> {
     parallel: bool,
 }
 
-impl Walk<'_> {
-    /// Marks `key` taken; false when a thread took it before.
-    fn take(&self, key: u128) -> bool {
-        take(&self.done, key)
-    }
-}
-
 /// One thread's walk. The referee follows every move; the board (whose incremental threat sets
 /// cost more to update) only the moves up to where the threat solver or the table is asked: most
 /// positions are closed by the referee's short VCF and never need it.
@@ -817,7 +800,7 @@ impl<'a> Extractor<'a> {
         // A rotation or reflection of a position already taken is covered by its entries (the
         // certificates written here match positions up to symmetry).
         let key = fingerprint(&key_of(self.referee.grid(), true).0);
-        if !self.walk.take(key) {
+        if !take(&self.walk.done, key) {
             return Ok(());
         }
         if referee::vcf(self.referee.grid(), self.board.rule(), a, VCF_BOUND).is_some() {
