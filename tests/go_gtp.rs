@@ -55,7 +55,8 @@ fn every_command_answers() {
     // The written contract: the commands the engine knows, in `list_commands` order.
     let contract = "protocol_version name version known_command list_commands quit boardsize \
                     clear_board komi play genmove undo showboard final_score final_status_list \
-                    loadsgf time_settings time_left list_stones reg_genmove kgs-genmove_cleanup \
+                    loadsgf time_settings time_left kgs-time_settings list_stones reg_genmove \
+                    kgs-genmove_cleanup \
                     fixed_handicap place_free_handicap set_free_handicap printsgf \
                     gogui-analyze_commands lz-analyze lz-genmove_analyze kata-analyze cputime";
     assert_eq!(listed, contract.split_whitespace().collect::<Vec<_>>());
@@ -277,6 +278,20 @@ fn genmove_keeps_to_its_time() {
     assert!(a[3].starts_with("= "));
     let t = start.elapsed().as_secs_f64();
     assert!(t < 1.5, "{t} s with 1 s on the clock");
+    // KGS's Japanese byo-yomi: three periods of 1 s, each move must fit in one.
+    let start = Instant::now();
+    let a = one(
+        &["--move-ms", "5000"],
+        "boardsize 9
+kgs-time_settings byoyomi 0 1 3
+time_left b 1 3
+genmove b
+",
+    );
+    assert_eq!(a[1], "= ");
+    assert!(a[3].starts_with("= "));
+    let t = start.elapsed().as_secs_f64();
+    assert!(t < 1.5, "{t} s with 1 s periods");
 }
 
 fn solve_3x3(dir: &Path) -> PathBuf {

@@ -20,12 +20,29 @@ pub const MIN_SLICE: Duration = Duration::from_millis(10);
 /// The longest time a move may get from the clock.
 pub const LONGEST_SLICE: Duration = Duration::from_secs(86_400);
 
-/// GTP `time_settings`: main time and byo-yomi time in seconds, byo-yomi stones.
+/// GTP `time_settings` (Canadian byo-yomi): main time and byo-yomi time in seconds, byo-yomi
+/// stones. With `periods` (KGS's `kgs-time_settings byoyomi`, Japanese byo-yomi) `stones` counts
+/// periods of `byo_yomi` seconds, one move each, and `time_left` gives the current period's time
+/// and the periods left.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeSettings {
     pub main: f64,
     pub byo_yomi: f64,
     pub stones: u32,
+    pub periods: bool,
+}
+
+impl TimeSettings {
+    /// GTP's `time_settings MAIN BYO STONES`.
+    #[must_use]
+    pub fn canadian(main: f64, byo_yomi: f64, stones: u32) -> Self {
+        TimeSettings {
+            main,
+            byo_yomi,
+            stones,
+            periods: false,
+        }
+    }
 }
 
 /// GTP clocks: the settings, and the last `time_left` (seconds, stones) per colour.
@@ -63,6 +80,7 @@ impl Clock {
             main,
             byo_yomi: byo,
             stones,
+            periods,
         } = self.settings?;
         // GTP: byo-yomi time without stones means no limit; no time at all is read the same.
         if (byo > 0.0 && stones == 0) || (main == 0.0 && byo == 0.0) {
@@ -70,11 +88,14 @@ impl Clock {
         }
         let moves_left = (f64::from(empty_points) / 3.0).max(MIN_MOVES_LEFT);
         let seconds = match self.left[color.index()] {
+            // In Japanese byo-yomi: `t` seconds left of the current period, for one move.
+            Some((t, s)) if s > 0 && periods => t,
             // In byo-yomi: `t` seconds for `s` stones.
             Some((t, s)) if s > 0 => t / f64::from(s),
             // In main time (or absolute time): share what is left over the moves to come.
             Some((t, _)) => t / moves_left,
             None if main > 0.0 => main / moves_left,
+            None if periods => byo,
             None => byo / f64::from(stones.max(1)),
         };
         // Times are finite but may be huge (`time_settings 1e300 0 0`): a slice is at most a day.
@@ -106,11 +127,7 @@ mod tests {
     use super::*;
 
     fn settings(main: f64, byo_yomi: f64, stones: u32) -> Option<TimeSettings> {
-        Some(TimeSettings {
-            main,
-            byo_yomi,
-            stones,
-        })
+        Some(TimeSettings::canadian(main, byo_yomi, stones))
     }
 
     /// Black's slice on an empty 9x9 board.
@@ -157,11 +174,7 @@ mod tests {
     #[test]
     fn settings_and_time_left() {
         let mut clock = Clock::default();
-        clock.set(TimeSettings {
-            main: 0.0,
-            byo_yomi: 10.0,
-            stones: 5,
-        });
+        clock.set(TimeSettings::canadian(0.0, 10.0, 5));
         assert_eq!(
             clock.slice(Color::White, 81),
             Some(Duration::from_millis(1500))
@@ -200,5 +213,33 @@ mod tests {
         assert_eq!(move_budget(Some(ms(700)), None, None), Some(ms(700)));
         assert_eq!(move_budget(Some(ms(700)), None, Some(5000)), Some(ms(700)));
         assert_eq!(move_budget(Some(ms(700)), None, Some(300)), Some(ms(300)));
+    }
+
+    #[test]
+    fn japanese_byo_yomi_gives_each_move_a_period() {
+        let mut clock = Clock::default();
+        // 5 periods of 10 s: each move may use a whole period, not a fifth of one.
+        clock.set(TimeSettings {
+            main: 0.0,
+            byo_yomi: 10.0,
+            stones: 5,
+            periods: true,
+        });
+        assert_eq!(
+            clock.slice(Color::Black, 81),
+            Some(Duration::from_millis(7900))
+        );
+        // KGS's time_left in byo-yomi: the current period's time, then the periods left.
+        clock.time_left(Color::Black, 4.0, 3);
+        assert_eq!(
+            clock.slice(Color::Black, 81),
+            Some(Duration::from_millis(3100))
+        );
+        // Main time still running: shared over the moves to come as before.
+        clock.time_left(Color::Black, 270.0, 0);
+        assert_eq!(
+            clock.slice(Color::Black, 81),
+            Some(Duration::from_millis(7900))
+        );
     }
 }

@@ -26,6 +26,7 @@ pub const COMMANDS: &[&str] = &[
     "loadsgf",
     "time_settings",
     "time_left",
+    "kgs-time_settings",
     "list_stones",
     "reg_genmove",
     "kgs-genmove_cleanup",
@@ -227,6 +228,50 @@ fn seconds(text: &str) -> Result<f64, ParseError> {
     }
 }
 
+/// KGS's `kgs-time_settings`: `none`, `absolute MAIN`, `byoyomi MAIN PERIOD PERIODS` (Japanese)
+/// or `canadian MAIN TIME STONES` (as `time_settings`).
+fn kgs_time_settings(args: &[&str]) -> Result<TimeSettings, ParseError> {
+    let usage =
+        "none, absolute MAIN, byoyomi MAIN PERIOD_TIME PERIODS or canadian MAIN TIME STONES";
+    let (kind, rest) = args
+        .split_first()
+        .ok_or_else(|| syntax(format!("expected {usage}")))?;
+    match kind.to_ascii_lowercase().as_str() {
+        // GTP reads no time at all as no limit.
+        "none" => arity(rest, 0, usage).map(|()| TimeSettings::canadian(0.0, 0.0, 0)),
+        "absolute" => {
+            arity(rest, 1, usage)?;
+            Ok(TimeSettings::canadian(seconds(rest[0])?, 0.0, 0))
+        }
+        "byoyomi" => {
+            arity(rest, 3, usage)?;
+            let (main, period) = (seconds(rest[0])?, seconds(rest[1])?);
+            let periods: u32 = number(rest[2], "a period count")?;
+            if periods == 0 {
+                // No periods: absolute time.
+                return Ok(TimeSettings::canadian(main, 0.0, 0));
+            }
+            Ok(TimeSettings {
+                main,
+                byo_yomi: period,
+                stones: periods,
+                periods: true,
+            })
+        }
+        "canadian" => {
+            arity(rest, 3, usage)?;
+            Ok(TimeSettings::canadian(
+                seconds(rest[0])?,
+                seconds(rest[1])?,
+                number(rest[2], "a stone count")?,
+            ))
+        }
+        _ => Err(syntax(format!(
+            "'{kind}' is not a time system: expected {usage}"
+        ))),
+    }
+}
+
 /// Reads a vertex syntactically (any column `A`..`T` without `I`, rows 1..19, or `pass`).
 fn vertex(text: &str) -> Result<Vertex, ParseError> {
     let big = Geometry::new(stonelab_go::MAX_SIZE, stonelab_go::MAX_SIZE).expect("19x19");
@@ -302,12 +347,13 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
         }
         "time_settings" => {
             arity(args, 3, "main time, byo-yomi time and byo-yomi stones")?;
-            Ok(Command::TimeSettings(TimeSettings {
-                main: seconds(args[0])?,
-                byo_yomi: seconds(args[1])?,
-                stones: number(args[2], "a stone count")?,
-            }))
+            Ok(Command::TimeSettings(TimeSettings::canadian(
+                seconds(args[0])?,
+                seconds(args[1])?,
+                number(args[2], "a stone count")?,
+            )))
         }
+        "kgs-time_settings" => kgs_time_settings(args).map(Command::TimeSettings),
         "time_left" => {
             arity(args, 3, "a colour, a time and a stone count")?;
             Ok(Command::TimeLeft {
@@ -432,6 +478,51 @@ mod tests {
             "boardsize nine",
             "komi nan",
             "time_left b -1 0",
+        ] {
+            let command = parse(line).command;
+            assert!(
+                matches!(command, Err(ParseError::Syntax(_))),
+                "{line}: {command:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn kgs_time_settings_read_each_system() {
+        let read = |line: &str| match parse(line).command {
+            Ok(Command::TimeSettings(t)) => Some(t),
+            _ => None,
+        };
+        let canadian = |m, b, s| Some(TimeSettings::canadian(m, b, s));
+        assert_eq!(read("kgs-time_settings none"), canadian(0.0, 0.0, 0));
+        assert_eq!(
+            read("kgs-time_settings absolute 300"),
+            canadian(300.0, 0.0, 0)
+        );
+        assert_eq!(
+            read("kgs-time_settings canadian 60 30 5"),
+            canadian(60.0, 30.0, 5)
+        );
+        assert_eq!(
+            read("kgs-time_settings byoyomi 60 30 0"),
+            canadian(60.0, 0.0, 0)
+        );
+        assert_eq!(
+            read("kgs-time_settings ByoYomi 600 30 5"),
+            Some(TimeSettings {
+                main: 600.0,
+                byo_yomi: 30.0,
+                stones: 5,
+                periods: true
+            })
+        );
+        for line in [
+            "kgs-time_settings",
+            "kgs-time_settings none 5",
+            "kgs-time_settings absolute",
+            "kgs-time_settings byoyomi 60 30",
+            "kgs-time_settings canadian 60 -1 5",
+            "kgs-time_settings fischer 60 5",
         ] {
             let command = parse(line).command;
             assert!(
