@@ -95,6 +95,9 @@ fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
         cert.to_str().unwrap(),
     ]);
     assert_eq!(ok["valid"], true, "{ok}");
+    assert_eq!(ok["attacker"], "black", "{ok}");
+    assert_eq!(ok["size"], 9, "{ok}");
+    assert_eq!(ok["black"].as_array().unwrap().len(), 4, "{ok}");
     assert!(ok["positions"].as_u64().unwrap() >= 1);
     assert!(v["certificate_seconds"].as_f64().unwrap() >= 0.0, "{v}");
     // Two threads examine the same positions, replies and leaves.
@@ -336,4 +339,34 @@ fn the_certificate_shown_in_the_docs_checks() {
         "e5"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The committed 15x15 certificate (`proofs/README.md`): after `h8 a1` Black wins, and the
+/// checker, which trusts nothing the prover did, agrees. About 40 minutes on two cores
+/// (`cargo test --release -- --ignored slow_`).
+#[test]
+#[ignore = "slow: checks the 15x15 h8 a1 certificate (about 40 minutes on two cores)"]
+fn slow_the_15x15_h8_a1_certificate_checks() {
+    let cert = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/proofs/15x15-freestyle-h8-a1.cert.gz"
+    );
+    let v = stonelab_json(&[
+        "gomoku",
+        "check-proof",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+        cert,
+    ]);
+    assert_eq!(v["valid"], true, "{v}");
+    assert_eq!(v["attacker"], "black", "{v}");
+    assert_eq!(v["to_move"], "black", "{v}");
+    assert_eq!(v["size"], 15, "{v}");
+    assert_eq!(v["rule"], "freestyle", "{v}");
+    assert_eq!(v["black"], serde_json::json!(["h8"]), "{v}");
+    assert_eq!(v["white"], serde_json::json!(["a1"]), "{v}");
+    assert_eq!(v["entries"], 513_373, "{v}");
+    assert_eq!(stonelab_ok(&["gomoku", "proof-move", cert]).trim(), "g7");
 }

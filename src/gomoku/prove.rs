@@ -423,7 +423,9 @@ fn show(x: u32) -> String {
     where the attacker has a five point or a VCF of at most the certificate's bound of fours (found \
     by the plain referee search). Exit status 0 when it holds; 1, with the line of moves that fails, when it \
     does not; 2 for a file that is not a certificate or is corrupt (checksum).\n\
-    JSON: {\"valid\":true,\"positions\":N,\"replies\":N,\"leaves\":N,\"entries\":N,\"seconds\":S} or \
+    JSON: {\"valid\":true,\"attacker\":\"black\",\"to_move\":\"black\",\"size\":N,\"rule\":\"freestyle\",\"black\":[points],\"white\":[points], \
+    \"positions\":N,\"replies\":N,\"leaves\":N,\"entries\":N,\"seconds\":S} (the claim: the attacker, \
+    with the side to move and the root's stones, wins) or \
     {\"valid\":false,\"error\":\"...\"}."
 )]
 pub struct CheckArgs {
@@ -473,9 +475,18 @@ pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
     });
     let seconds = started.elapsed().as_secs_f64();
     match (res, args.format) {
-        (Ok(r), Format::Json) => print_json(&serde_json::json!({
-            "valid": true, "positions": r.positions, "replies": r.replies, "leaves": r.leaves,
-            "entries": c.entries.len(), "seconds": seconds })),
+        (Ok(r), Format::Json) => {
+            let n = c.root.size();
+            let stones = |colour| {
+                let points = c.root.points().filter(|&p| c.root.get(p) == Some(colour));
+                points.map(|p| point_name(p, n)).collect::<Vec<_>>()
+            };
+            print_json(&serde_json::json!({
+                "valid": true, "attacker": c.attacker.name(), "to_move": c.to_move.name(),
+                "size": n, "rule": c.rule.name(), "black": stones(Color::Black),
+                "white": stones(Color::White), "positions": r.positions, "replies": r.replies,
+                "leaves": r.leaves, "entries": c.entries.len(), "seconds": seconds }))
+        }
         (Ok(r), Format::Text) => {
             println!(
                 "valid: {} wins ({}x{} {}); {} positions checked, {} defender replies, {} closed by a five point or a VCF of at most {} fours; {:.2} s",
