@@ -478,7 +478,7 @@ pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
         (Ok(r), Format::Json) => {
             let n = c.root.size();
             let stones = |colour| {
-                let points = c.root.points().filter(|&p| c.root.get(p) == Some(colour));
+                let points = c.root_stones(colour);
                 points.map(|p| point_name(p, n)).collect::<Vec<_>>()
             };
             print_json(&serde_json::json!({

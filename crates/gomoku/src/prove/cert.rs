@@ -78,6 +78,13 @@ fn names(points: impl IntoIterator<Item = Point>, n: usize) -> String {
 }
 
 impl Certificate {
+    /// The root's stones of `colour`, in point order.
+    pub fn root_stones(&self, colour: Color) -> impl Iterator<Item = Point> + '_ {
+        self.root
+            .points()
+            .filter(move |&p| self.root.get(p) == Some(colour))
+    }
+
     /// The certificate as text, checksum included.
     #[must_use]
     pub fn to_text(&self) -> String {
@@ -102,8 +109,7 @@ impl Certificate {
             let _ = writeln!(s, "symmetry 8");
         }
         for c in [Color::Black, Color::White] {
-            let stones = self.root.points().filter(|&p| self.root.get(p) == Some(c));
-            let _ = writeln!(s, "{} {}", c.name(), names(stones, n));
+            let _ = writeln!(s, "{} {}", c.name(), names(self.root_stones(c), n));
         }
         let _ = writeln!(s, "entries {}", self.entries.len());
         for (path, m) in &self.entries {
