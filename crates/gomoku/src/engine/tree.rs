@@ -108,18 +108,32 @@ const CUT_REDUCTION: i32 = 2;
 
 /// Counter moves (after Stockfish's and Rapfi's): per colour and per cell of the opponent's last
 /// move, the move that last cut off after it; the move picker tries it after the killers, before
-/// the moves ordered by cell values and history. Off: against Rapfi at 300 ms it scored 0.343
-/// where v2.15 scored 0.312 (200 games each, session 31), inside the noise.
-const COUNTER_MOVES: bool = false;
+/// the moves ordered by cell values and history. On since v2.16 with the three switches below:
+/// against Rapfi at 300 ms the four together scored 0.410 and 0.40 in two runs of 200 games where
+/// v2.15 scored 0.312; each alone 0.343-0.364, inside the noise (session 31).
+const COUNTER_MOVES: bool = true;
 /// The counter move's order bonus: below the killers' (2^21 and 2^22), above any history (at most
 /// 2^16) plus cell order.
 const COUNTER_BONUS: i64 = 1 << 20;
 
 /// Internal iterative reduction (after Stockfish's and Rapfi's): a node of at least this depth
-/// with no table move is searched a ply shallower (0: never). Off: from depth 4 it scored 0.385
-/// and 0.343 in two runs against Rapfi at 300 ms where v2.15 scored 0.312 (200 games each,
-/// session 31), not established.
-const IIR_DEPTH: i32 = 0;
+/// with no table move is searched a ply shallower (0: never). From depth 4 since v2.16 (see
+/// [`COUNTER_MOVES`]); alone it scored 0.385 and 0.343 in two runs against Rapfi at 300 ms.
+const IIR_DEPTH: i32 = 4;
+
+/// PV table-entry reduction (after Rapfi's reduction of a PV node whose table move has not been
+/// chosen for a few iterations): a PV node whose table move comes from an entry this many plies
+/// shallower or more is searched a ply shallower, two plies from twice the gap.
+const PV_TABLE_GAP: i32 = 3;
+/// Whether [`PV_TABLE_GAP`]'s reduction is on.
+const PV_TABLE_REDUCTION: bool = true;
+
+/// History in the reductions (after Stockfish's and Rapfi's statistics term): a late move that is
+/// reduced at all is reduced a ply more when its history is 0, a ply less when it is
+/// [`HISTORY_HIGH`] or more.
+const HISTORY_REDUCTION: bool = true;
+/// The history above which a move is reduced a ply less: a cut-off at depth `d` adds `d^2`.
+const HISTORY_HIGH: u32 = 4096;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Bound {
@@ -279,6 +293,10 @@ pub struct Tree {
     counter_moves: bool,
     /// [`IIR_DEPTH`], a field so that tests can switch it.
     iir_depth: i32,
+    /// [`PV_TABLE_REDUCTION`], a field so that tests can switch it.
+    pv_table_reduction: bool,
+    /// [`HISTORY_REDUCTION`], a field so that tests can switch it.
+    history_reduction: bool,
     size: usize,
     pub nodes: u64,
     node_limit: u64,
@@ -328,6 +346,8 @@ impl Tree {
             counters: vec![[u16::MAX; 2]; size * size],
             counter_moves: COUNTER_MOVES,
             iir_depth: IIR_DEPTH,
+            pv_table_reduction: PV_TABLE_REDUCTION,
+            history_reduction: HISTORY_REDUCTION,
             size,
             nodes: 0,
             node_limit: u64::MAX,
@@ -355,6 +375,8 @@ impl Tree {
             counters: self.counters.clone(),
             counter_moves: self.counter_moves,
             iir_depth: self.iir_depth,
+            pv_table_reduction: self.pv_table_reduction,
+            history_reduction: self.history_reduction,
             size: self.size,
             nodes: 0,
             node_limit: u64::MAX,
@@ -774,6 +796,13 @@ impl Tree {
         } else {
             depth
         };
+        // A PV node whose table move was found by a much shallower search.
+        let depth = match entry {
+            Some(e) if self.pv_table_reduction && pv && depth > 1 && hint != u16::MAX => {
+                depth - pv_table_reduction(depth, i32::from(e.depth))
+            }
+            _ => depth,
+        };
         let facing = !pos.class_sets(o).open_four.is_empty();
         let eval = pos.evaluate(s);
         if !pv && !facing && excluded == u16::MAX && beta.abs() < MATE_BOUND {
@@ -826,6 +855,11 @@ impl Tree {
             let reduce = (k >= 2 && !important).then(|| {
                 i32::from(depth >= 3 && top - pos.order(p, s) > self.policy_gap)
                     + if cut { self.cut_reduction } else { 0 }
+                    + if self.history_reduction {
+                        history_reduction(self.history[cell][s.index()])
+                    } else {
+                        0
+                    }
             });
             pos.make_quick(p, s);
             self.table.prefetch(pos.hash() ^ (o as u64));
@@ -1247,6 +1281,23 @@ fn reduction(depth: i32, k: usize, pv: bool) -> i32 {
         (r - 1).max(0)
     } else {
         r
+    }
+}
+
+/// The plies a PV node of `depth` whose table entry was searched to `entry_depth` loses
+/// ([`PV_TABLE_GAP`]).
+fn pv_table_reduction(depth: i32, entry_depth: i32) -> i32 {
+    ((depth - entry_depth).max(0) / PV_TABLE_GAP).min(2)
+}
+
+/// The plies a reduced late move with history `h` loses (or gains) ([`HISTORY_REDUCTION`]).
+fn history_reduction(h: u32) -> i32 {
+    if h == 0 {
+        1
+    } else if h >= HISTORY_HIGH {
+        -1
+    } else {
+        0
     }
 }
 
@@ -1678,6 +1729,26 @@ mod tests {
         narrows_the_tree_and_keeps_the_wins("internal iterative", |tree, on| {
             tree.iir_depth = if on { 4 } else { 0 };
         });
+    }
+
+    #[test]
+    fn pv_table_and_history_reductions_keep_the_wins() {
+        narrows_the_tree_and_keeps_the_wins("PV table and history", |tree, on| {
+            tree.pv_table_reduction = on;
+            tree.history_reduction = on;
+        });
+        // The PV table reduction: nothing below a gap of three plies, one to five, then two.
+        let plies: Vec<i32> = (0..=9)
+            .map(|gap| pv_table_reduction(12, 12 - gap))
+            .collect();
+        assert_eq!(plies, [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]);
+        assert_eq!(pv_table_reduction(5, 9), 0);
+        // The history term: a ply more for a move that never cut off, a ply less for a frequent
+        // one.
+        assert_eq!(
+            [0, 1, 4095, 4096, 1 << 20].map(history_reduction),
+            [1, 0, 0, -1, -1]
+        );
     }
 
     #[test]
