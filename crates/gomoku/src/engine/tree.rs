@@ -130,7 +130,8 @@ const PV_TABLE_REDUCTION: bool = true;
 
 /// History in the reductions (after Stockfish's and Rapfi's statistics term): a late move that is
 /// reduced at all is reduced a ply more when its history is 0, a ply less when it is
-/// [`HISTORY_HIGH`] or more.
+/// [`HISTORY_HIGH`] or more. Where that leaves a reduction of -1, the move is searched a ply
+/// deeper than its siblings (Rapfi's reduced searches may also go a ply deeper).
 const HISTORY_REDUCTION: bool = true;
 /// The history above which a move is reduced a ply less: a cut-off at depth `d` adds `d^2`.
 const HISTORY_HIGH: u32 = 4096;
