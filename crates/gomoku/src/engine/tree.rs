@@ -108,31 +108,32 @@ const CUT_REDUCTION: i32 = 2;
 
 /// Counter moves (after Stockfish's and Rapfi's): per colour and per cell of the opponent's last
 /// move, the move that last cut off after it; the move picker tries it after the killers, before
-/// the moves ordered by cell values and history. On since v2.16 with the three switches below:
-/// against Rapfi at 300 ms the four together scored 0.410 and 0.40 in two runs of 200 games where
-/// v2.15 scored 0.312; each alone 0.343-0.364, inside the noise (session 31).
-const COUNTER_MOVES: bool = true;
+/// the moves ordered by cell values and history. Off, as the three switches below: against Rapfi
+/// at 300 ms the four together scored 0.410 and 0.400 in two runs of 200 games where v2.15
+/// scored 0.312 (each alone 0.343-0.364), but at the CI test's fixed 150,000 nodes they won only
+/// 34 of 40 games against the PyPI `gomoku` AI (v2.15: 39), below the 95% kept (session 31).
+const COUNTER_MOVES: bool = false;
 /// The counter move's order bonus: below the killers' (2^21 and 2^22), above any history (at most
 /// 2^16) plus cell order.
 const COUNTER_BONUS: i64 = 1 << 20;
 
 /// Internal iterative reduction (after Stockfish's and Rapfi's): a node of at least this depth
-/// with no table move is searched a ply shallower (0: never). From depth 4 since v2.16 (see
-/// [`COUNTER_MOVES`]); alone it scored 0.385 and 0.343 in two runs against Rapfi at 300 ms.
-const IIR_DEPTH: i32 = 4;
+/// with no table move is searched a ply shallower (0: never). Off (see [`COUNTER_MOVES`]); from
+/// depth 4 alone it scored 0.385 and 0.343 in two runs against Rapfi at 300 ms.
+const IIR_DEPTH: i32 = 0;
 
 /// PV table-entry reduction (after Rapfi's reduction of a PV node whose table move has not been
 /// chosen for a few iterations): a PV node whose table move comes from an entry this many plies
 /// shallower or more is searched a ply shallower, two plies from twice the gap.
 const PV_TABLE_GAP: i32 = 3;
 /// Whether [`PV_TABLE_GAP`]'s reduction is on.
-const PV_TABLE_REDUCTION: bool = true;
+const PV_TABLE_REDUCTION: bool = false;
 
 /// History in the reductions (after Stockfish's and Rapfi's statistics term): a late move that is
 /// reduced at all is reduced a ply more when its history is 0, a ply less when it is
 /// [`HISTORY_HIGH`] or more. Where that leaves a reduction of -1, the move is searched a ply
 /// deeper than its siblings (Rapfi's reduced searches may also go a ply deeper).
-const HISTORY_REDUCTION: bool = true;
+const HISTORY_REDUCTION: bool = false;
 /// The history above which a move is reduced a ply less: a cut-off at depth `d` adds `d^2`.
 const HISTORY_HIGH: u32 = 4096;
 
