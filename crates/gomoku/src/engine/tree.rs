@@ -108,34 +108,46 @@ const CUT_REDUCTION: i32 = 2;
 
 /// Counter moves (after Stockfish's and Rapfi's): per colour and per cell of the opponent's last
 /// move, the move that last cut off after it; the move picker tries it after the killers, before
-/// the moves ordered by cell values and history. Off, as the three switches below: against Rapfi
-/// at 300 ms the four together scored 0.410 and 0.400 in two runs of 200 games where v2.15
-/// scored 0.312 (each alone 0.343-0.364), but at the CI test's fixed 150,000 nodes they won only
-/// 34 of 40 games against the PyPI `gomoku` AI (v2.15: 39), below the 95% kept (session 31).
-const COUNTER_MOVES: bool = false;
+/// the moves ordered by cell values and history. On since v2.16, with [`IIR_DEPTH`] and
+/// [`PV_TABLE_REDUCTION`]: the three together scored 0.388 against Rapfi at 300 ms where v2.15
+/// scored 0.312 (200 games each; each alone 0.343-0.364, session 31). With
+/// [`HISTORY_REDUCTION`] too, the four scored 0.405 over 400 games, but lost one line six times
+/// to the PyPI `gomoku` AI at the CI test's fixed 150,000 nodes (34 of 40; the three: 40).
+const COUNTER_MOVES: bool = true;
 /// The counter move's order bonus: below the killers' (2^21 and 2^22), above any history (at most
 /// 2^16) plus cell order.
 const COUNTER_BONUS: i64 = 1 << 20;
 
 /// Internal iterative reduction (after Stockfish's and Rapfi's): a node of at least this depth
-/// with no table move is searched a ply shallower (0: never). Off (see [`COUNTER_MOVES`]); from
-/// depth 4 alone it scored 0.385 and 0.343 in two runs against Rapfi at 300 ms.
-const IIR_DEPTH: i32 = 0;
+/// with no table move is searched a ply shallower (0: never). On from 4 since v2.16 (see
+/// [`COUNTER_MOVES`]); alone it scored 0.385 and 0.343 in two runs against Rapfi at 300 ms.
+const IIR_DEPTH: i32 = 4;
 
 /// PV table-entry reduction (after Rapfi's reduction of a PV node whose table move has not been
 /// chosen for a few iterations): a PV node whose table move comes from an entry this many plies
 /// shallower or more is searched a ply shallower, two plies from twice the gap.
 const PV_TABLE_GAP: i32 = 3;
-/// Whether [`PV_TABLE_GAP`]'s reduction is on.
-const PV_TABLE_REDUCTION: bool = false;
+/// Whether [`PV_TABLE_GAP`]'s reduction is on: since v2.16 (see [`COUNTER_MOVES`]).
+const PV_TABLE_REDUCTION: bool = true;
 
 /// History in the reductions (after Stockfish's and Rapfi's statistics term): a late move that is
 /// reduced at all is reduced a ply more when its history is 0, a ply less when it is
 /// [`HISTORY_HIGH`] or more. Where that leaves a reduction of -1, the move is searched a ply
-/// deeper than its siblings (Rapfi's reduced searches may also go a ply deeper).
+/// deeper than its siblings (Rapfi's reduced searches may also go a ply deeper). Off: with
+/// the three of v2.16 it scored 0.350 against Rapfi at 300 ms where the three alone scored 0.388
+/// (200 games each, session 32).
 const HISTORY_REDUCTION: bool = false;
 /// The history above which a move is reduced a ply less: a cut-off at depth `d` adds `d^2`.
 const HISTORY_HIGH: u32 = 4096;
+
+/// Less reduction where the PV has been (Stockfish's `ttPv`, which Rapfi credits with about 10
+/// Elo): a node searched as a PV node, or whose table entry was stored by one, marks its entry,
+/// and at such a node that is not itself a PV node a reduced late move is reduced a ply less (not
+/// below none). PV nodes already reduce a ply less ([`reduction`]).
+const TTPV_REDUCTION: bool = false;
+
+/// Table generations wrap at 32 (five bits of an entry's meta byte).
+const GENERATION_MASK: u8 = 31;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Bound {
@@ -165,7 +177,8 @@ struct Entry {
     score: i32,
     best: u16,
     depth: i8,
-    /// Bound in bits 0..2, generation in bits 2..8.
+    /// Bound in bits 0..2, "was on the PV" in bit 2 ([`TTPV_REDUCTION`]), generation in bits
+    /// 3..8.
     meta: u8,
 }
 
@@ -180,7 +193,12 @@ impl Entry {
     }
 
     fn generation(self) -> u8 {
-        self.meta >> 2
+        self.meta >> 3
+    }
+
+    /// Whether the node was a PV node, or had an entry that said so, when this was stored.
+    fn was_pv(self) -> bool {
+        self.meta & 4 != 0
     }
 
     fn pack(self) -> u64 {
@@ -299,6 +317,8 @@ pub struct Tree {
     pv_table_reduction: bool,
     /// [`HISTORY_REDUCTION`], a field so that tests can switch it.
     history_reduction: bool,
+    /// [`TTPV_REDUCTION`], a field so that tests can switch it.
+    ttpv_reduction: bool,
     size: usize,
     pub nodes: u64,
     node_limit: u64,
@@ -350,6 +370,7 @@ impl Tree {
             iir_depth: IIR_DEPTH,
             pv_table_reduction: PV_TABLE_REDUCTION,
             history_reduction: HISTORY_REDUCTION,
+            ttpv_reduction: TTPV_REDUCTION,
             size,
             nodes: 0,
             node_limit: u64::MAX,
@@ -379,6 +400,7 @@ impl Tree {
             iir_depth: self.iir_depth,
             pv_table_reduction: self.pv_table_reduction,
             history_reduction: self.history_reduction,
+            ttpv_reduction: self.ttpv_reduction,
             size: self.size,
             nodes: 0,
             node_limit: u64::MAX,
@@ -488,7 +510,7 @@ impl Tree {
             let mut helpers = Vec::new();
             for i in 1..threads {
                 let mut tree = self.helper();
-                tree.generation = (self.generation + 1) & 63;
+                tree.generation = (self.generation + 1) & GENERATION_MASK;
                 let mut copy = pos.clone();
                 let roots = roots.clone();
                 helpers.push(scope.spawn(move || {
@@ -518,7 +540,7 @@ impl Tree {
     ) -> Ranked {
         self.node_limit = nodes.unwrap_or(u64::MAX).saturating_add(self.nodes);
         self.deadline = deadline;
-        self.generation = (self.generation + 1) & 63;
+        self.generation = (self.generation + 1) & GENERATION_MASK;
         for h in &mut self.history {
             h[0] /= 8;
             h[1] /= 8;
@@ -805,6 +827,7 @@ impl Tree {
             }
             _ => depth,
         };
+        let ttpv = pv || entry.is_some_and(Entry::was_pv);
         let facing = !pos.class_sets(o).open_four.is_empty();
         let eval = pos.evaluate(s);
         if !pv && !facing && excluded == u16::MAX && beta.abs() < MATE_BOUND {
@@ -854,14 +877,15 @@ impl Tree {
             let ext = i32::from(FOUR_EXTENSION && pos.class_sets(s).four.contains(p));
             // Late moves are reduced, a ply more when far below the best move's order score and
             // more at cut nodes.
-            let reduce = (k >= 2 && !important).then(|| {
-                i32::from(depth >= 3 && top - pos.order(p, s) > self.policy_gap)
+            let reduce = (k >= 2 && !important).then(|| Reduce {
+                extra: i32::from(depth >= 3 && top - pos.order(p, s) > self.policy_gap)
                     + if cut { self.cut_reduction } else { 0 }
                     + if self.history_reduction {
                         history_reduction(self.history[cell][s.index()])
                     } else {
                         0
-                    }
+                    },
+                less: self.ttpv_reduction && ttpv && !pv,
             });
             pos.make_quick(p, s);
             self.table.prefetch(pos.hash() ^ (o as u64));
@@ -896,7 +920,8 @@ impl Tree {
             return best;
         }
         let bound = Bound::of(best, alpha0, beta);
-        self.store(key, best, ply, self.cell(best_move) as u16, depth, bound);
+        let best_cell = self.cell(best_move) as u16;
+        self.store_marked(key, best, ply, best_cell, depth, bound, ttpv);
         best
     }
 
@@ -1014,14 +1039,14 @@ impl Tree {
     }
 
     /// The score of the `k`-th move (already played; `o` to move): the first with the full
-    /// window, the others with a null window, reduced when `reduce` is `Some(extra)` and deep
-    /// enough (the late-move reduction plus `extra` plies), searched again at full depth on a
-    /// fail-high and with the full window at PV nodes.
+    /// window, the others with a null window, reduced when `reduce` is `Some` and deep enough
+    /// (the late-move reduction plus its `extra` plies, a ply less when `less` but not below
+    /// none), searched again at full depth on a fail-high and with the full window at PV nodes.
     fn search_child(
         &mut self,
         pos: &mut Position,
         k: usize,
-        reduce: Option<i32>,
+        reduce: Option<Reduce>,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -1034,7 +1059,14 @@ impl Tree {
             return -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, pv, !pv && !cut);
         }
         let r = match reduce {
-            Some(extra) if depth >= 3 => (reduction(depth, k, pv) + extra).min(depth - 2),
+            Some(Reduce { extra, less }) if depth >= 3 => {
+                let r = (reduction(depth, k, pv) + extra).min(depth - 2);
+                if less && r > 0 {
+                    r - 1
+                } else {
+                    r
+                }
+            }
             _ => 0,
         };
         let mut v = -self.search(
@@ -1237,13 +1269,28 @@ impl Tree {
         // Replace the shallower entry, an entry of an older search first.
         let (a, b) = (self.table.peek(base), self.table.peek(base + 1));
         let worth = |e: Entry| {
-            let age = (self.generation.wrapping_sub(e.generation()) & 63) as i32;
+            let age = (self.generation.wrapping_sub(e.generation()) & GENERATION_MASK) as i32;
             i32::from(e.depth) - 4 * age
         };
         (None, if worth(a) <= worth(b) { base } else { base + 1 })
     }
 
     fn store(&mut self, key: u64, score: i32, ply: i32, best: u16, depth: i32, bound: Bound) {
+        self.store_marked(key, score, ply, best, depth, bound, false);
+    }
+
+    /// [`Tree::store`], with the entry marked as the PV's when `was_pv` ([`TTPV_REDUCTION`]).
+    #[allow(clippy::too_many_arguments)]
+    fn store_marked(
+        &mut self,
+        key: u64,
+        score: i32,
+        ply: i32,
+        best: u16,
+        depth: i32,
+        bound: Bound,
+        was_pv: bool,
+    ) {
         let (found, slot) = self.probe(key);
         if let Some(e) = found {
             // Keep a deeper result of this search for the same position.
@@ -1264,7 +1311,7 @@ impl Tree {
             score: to_table(score, ply),
             best,
             depth: depth.clamp(0, 127) as i8,
-            meta: bound_bits | (self.generation << 2),
+            meta: bound_bits | u8::from(was_pv) << 2 | self.generation << 3,
         };
         self.table.save(slot, key, entry);
     }
@@ -1273,6 +1320,15 @@ impl Tree {
     fn cell(&self, p: Point) -> usize {
         p.y as usize * self.size + p.x as usize
     }
+}
+
+/// What a late move's reduction adds to the plain late-move reduction ([`Tree::search_child`]).
+#[derive(Clone, Copy, Debug)]
+struct Reduce {
+    /// Plies more (fewer when negative).
+    extra: i32,
+    /// A ply less, not below none ([`TTPV_REDUCTION`]).
+    less: bool,
 }
 
 /// Late-move reduction for the `k`-th move at `depth`: grows with the log of both.
@@ -1417,7 +1473,7 @@ mod tests {
         tree.store(42, 30, 0, 5, 3, Bound::Exact);
         assert_eq!(tree.probe(42).0.unwrap().best, 5);
         // A later generation replaces the old deep entry.
-        tree.generation = (tree.generation + 5) & 63;
+        tree.generation = (tree.generation + 5) & GENERATION_MASK;
         tree.store(42, 40, 0, 3, 1, Bound::Lower);
         assert_eq!(tree.probe(42).0.unwrap().best, 3);
     }
@@ -1660,10 +1716,14 @@ mod tests {
         });
     }
 
+    /// Measured with internal iterative reduction off: with it on (v2.16), the cut-node reduction
+    /// no longer narrows a fixed-depth tree (135,257 nodes against 133,048 without, on 32 of these
+    /// positions), as both take depth from the same nodes (a cut node with no table move).
     #[test]
     fn cut_node_reduction_narrows_the_tree_and_keeps_the_wins() {
         narrows_the_tree_and_keeps_the_wins("cut-node", |tree, on| {
             tree.cut_reduction = if on { CUT_REDUCTION } else { 0 };
+            tree.iir_depth = 0;
         });
     }
 
@@ -1696,6 +1756,11 @@ mod tests {
             with < without,
             "with the {what} reduction {with} nodes, without {without}"
         );
+        keeps_the_wins(set);
+    }
+
+    /// Every VCF of the solver suite scores as a win at depths 1-5 with the switch `set` on.
+    fn keeps_the_wins(set: impl Fn(&mut Tree, bool)) {
         let suite = include_str!("../../../../tests/data/gomoku/tss_suite.txt");
         let mut checked = 0;
         for line in suite.lines().filter(|l| l.starts_with("vcf freestyle win")) {
@@ -1731,6 +1796,41 @@ mod tests {
         narrows_the_tree_and_keeps_the_wins("internal iterative", |tree, on| {
             tree.iir_depth = if on { 4 } else { 0 };
         });
+    }
+
+    /// The PV mark: an entry stored by a PV search says so, one stored by a null-window search
+    /// does not, the mark survives packing beside the bound and generation, and the reduction it
+    /// switches keeps the suite's wins.
+    #[test]
+    fn pv_nodes_mark_their_entries_and_the_ttpv_reduction_keeps_the_wins() {
+        let e = Entry {
+            score: -5,
+            best: 17,
+            depth: 9,
+            meta: 3 | 4 | (GENERATION_MASK << 3),
+        };
+        let back = Entry::unpack(e.pack());
+        assert_eq!(back, e);
+        assert!(back.was_pv());
+        assert_eq!(back.bound(), Bound::Upper);
+        assert_eq!(back.generation(), GENERATION_MASK);
+        let pos = position(
+            15,
+            &[
+                (7, 7, Color::Black),
+                (8, 8, Color::White),
+                (6, 8, Color::Black),
+            ],
+        );
+        let key = pos.hash() ^ (Color::White as u64);
+        for pv in [true, false] {
+            let mut pos = pos.clone();
+            let mut tree = Tree::new(15, 1 << 20);
+            tree.search(&mut pos, 4, -MATE, MATE, 0, Color::White, pv, false);
+            let stored = tree.probe(key).0.expect("the root's entry");
+            assert_eq!(stored.was_pv(), pv);
+        }
+        keeps_the_wins(|tree, on| tree.ttpv_reduction = on);
     }
 
     #[test]
