@@ -1718,7 +1718,8 @@ mod tests {
 
     /// Measured with internal iterative reduction off: with it on (v2.16), the cut-node reduction
     /// no longer narrows a fixed-depth tree (135,257 nodes against 133,048 without, on 32 of these
-    /// positions), as both take depth from the same nodes (a cut node with no table move).
+    /// positions), probably because both take depth from the same nodes (cut nodes with no
+    /// table move).
     #[test]
     fn cut_node_reduction_narrows_the_tree_and_keeps_the_wins() {
         narrows_the_tree_and_keeps_the_wins("cut-node", |tree, on| {
