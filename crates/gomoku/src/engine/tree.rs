@@ -1795,7 +1795,7 @@ mod tests {
     #[test]
     fn internal_iterative_reduction_narrows_the_tree_and_keeps_the_wins() {
         narrows_the_tree_and_keeps_the_wins("internal iterative", |tree, on| {
-            tree.iir_depth = if on { 4 } else { 0 };
+            tree.iir_depth = if on { IIR_DEPTH } else { 0 };
         });
     }
 
