@@ -70,7 +70,7 @@ pub struct Args {
     /// Checkpoint folder (default: OUT.ckpt when --out is given); a run resumes from it
     #[arg(long)]
     pub checkpoint_dir: Option<PathBuf>,
-    /// Seconds between checkpoints
+    /// Seconds between checkpoints (at least ten times a checkpoint's cost); 0: after every round
     #[arg(long, default_value_t = 60)]
     pub checkpoint_secs: u64,
     /// Also solve by plain value sweeps and check that every state agrees (slow; small boards)

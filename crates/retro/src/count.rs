@@ -41,7 +41,9 @@
 //!
 //! # Checkpoints
 //!
-//! At a round boundary chosen by worker 0 (every `checkpoint_every`), every worker writes its
+//! At a round boundary chosen by worker 0 (every `checkpoint_every`, and never more often than
+//! ten times the last checkpoint's cost; a zero `checkpoint_every` means after every round, with
+//! no cost rule, so that a test's checkpoints fall on fixed rounds), every worker writes its
 //! arrays, frontier and position in the solve to `w{i}of{n}.g{gen}.cnt` in the checkpoint folder
 //! (temporary name, sync, rename; CRC-32 of the body; the run's identity: game key, states,
 //! layout). A worker keeps its last two generations; a resume takes, over all workers, the newest
@@ -771,7 +773,13 @@ fn run_worker(
         if let Some(e) = local.borrow_mut().error.take() {
             return Err(SolveError::Worker(e));
         }
-        let every = opts.checkpoint_every.max(ckpt_cost * 10);
+        // Zero: after every round, whatever a checkpoint costs (the rounds checkpointed do not
+        // depend on the machine's speed).
+        let every = if opts.checkpoint_every.is_zero() {
+            Duration::ZERO
+        } else {
+            opts.checkpoint_every.max(ckpt_cost * 10)
+        };
         let want_ckpt = ckpt.is_some() && at.index == 0 && last_ckpt.elapsed() >= every;
         let decided_local = local.borrow().decided;
         let inbox = net.barrier(
