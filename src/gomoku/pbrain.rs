@@ -47,6 +47,12 @@ pub struct Args {
     /// manager then sends with `PLAY x,y` (the protocol's way for a manager to overrule a brain)
     #[arg(long)]
     pub suggest: bool,
+    /// Search switches for experiments, comma-separated (`none`, or any of: b4f3, delay-fours,
+    /// facing-razor, continued-attack, alpha-cut, prune-nothing, fail-high-reduction,
+    /// move-count-pruning, b4f3-reduced; docs/gomoku-engine.md); default: the engine's own
+    /// (none at present)
+    #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::switch::parse)]
+    pub switches: Option<u32>,
 }
 
 /// Largest `--tt-mib`: 16 GiB of table.
@@ -73,6 +79,9 @@ pub fn run(args: &Args) -> std::io::Result<()> {
         messages: !args.quiet,
         threads: thread_count(args.threads).0,
         suggest: args.suggest,
+        switches: args
+            .switches
+            .unwrap_or(stonelab_gomoku::engine::tree::SWITCHES),
         book: match &args.db {
             None => None,
             Some(path) => match stonelab_gomoku::prove::db::Db::load(path) {

@@ -44,6 +44,8 @@ pub struct Options {
     pub book: Option<std::sync::Arc<stonelab_gomoku::prove::db::Book>>,
     /// Answer move requests with `SUGGEST x,y` and play only what `PLAY x,y` then names.
     pub suggest: bool,
+    /// The search switches (`stonelab_gomoku::engine::tree::switch`).
+    pub switches: u32,
 }
 
 impl Default for Options {
@@ -56,6 +58,7 @@ impl Default for Options {
             threads: 1,
             book: None,
             suggest: false,
+            switches: stonelab_gomoku::engine::tree::SWITCHES,
         }
     }
 }
@@ -282,6 +285,7 @@ impl<W: Write> Brain<W> {
         let table = self.clock.table_bytes(self.options.table_bytes);
         let mut engine = Engine::new(self.size, self.rule, table);
         engine.set_threads(self.options.threads);
+        engine.set_switches(self.options.switches);
         engine.set_abort(Arc::clone(&self.abort));
         engine.set_excluded(self.excluded);
         for (p, c) in stones {

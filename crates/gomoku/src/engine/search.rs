@@ -174,6 +174,11 @@ impl Engine {
         self.soft = soft;
     }
 
+    /// Sets the search switches ([`super::tree::switch`]; default [`super::tree::SWITCHES`]).
+    pub fn set_switches(&mut self, switches: u32) {
+        self.tree.set_switches(switches);
+    }
+
     /// Sets the number of search threads (at least 1): Lazy SMP over one shared table.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
