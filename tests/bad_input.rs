@@ -196,6 +196,21 @@ fn thread_counts_are_bounded() {
         err.starts_with("pbrain-stonelab: error: invalid value '1000000'"),
         "{err}"
     );
+    // An unknown search switch: one error line naming it and the known ones, before any
+    // protocol starts.
+    let out = Command::new(common::STONELAB.replace("stonelab", "pbrain-stonelab"))
+        .args(["--switches", "delay-fours,bogus"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("pbrain-stonelab: error: invalid value 'delay-fours,bogus'")
+            && err.contains("unknown search switch 'bogus'")
+            && err.contains("alpha-cut"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
 }
 
 /// Komi must be finite everywhere; time flags have a limit (no overflow of a deadline).
