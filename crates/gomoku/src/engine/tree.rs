@@ -2362,6 +2362,17 @@ mod tests {
         });
     }
 
+    /// A game of `size` and `rule` with Black's stone in the centre: the position, the same as a
+    /// grid for the referee, and the colour that moved.
+    fn centre_stone(size: usize, rule: Rule) -> (Position, crate::Grid, Color) {
+        let mut pos = Position::new(size, rule);
+        let mut grid = crate::Grid::new(size).unwrap();
+        let mid = (size / 2) as u8;
+        pos.make(Point::new(mid, mid), Color::Black);
+        grid.set(Point::new(mid, mid), Some(Color::Black));
+        (pos, grid, Color::Black)
+    }
+
     /// Random games on small boards: wherever the side to move faces a four-three (and no open
     /// three), every candidate that [`Tree::defences_of_four_three`] leaves out loses in five
     /// plies by the referee alone (the opponent plays one of its four-threes).
@@ -2379,12 +2390,7 @@ mod tests {
             let mut games = 0;
             while found < 25 && games < 2000 {
                 games += 1;
-                let mut pos = Position::new(size, rule);
-                let mut grid = crate::Grid::new(size).unwrap();
-                let mid = (size / 2) as u8;
-                let mut c = Color::Black;
-                pos.make(Point::new(mid, mid), c);
-                grid.set(Point::new(mid, mid), Some(c));
+                let (mut pos, mut grid, mut c) = centre_stone(size, rule);
                 for _ in 0..size * size / 2 {
                     c = !c;
                     let cands: Vec<Point> = pos.candidates().iter().collect();
@@ -2447,12 +2453,7 @@ mod tests {
             let mut games = 0;
             while games < 150 {
                 games += 1;
-                let mut pos = Position::new(size, rule);
-                let mut grid = crate::Grid::new(size).unwrap();
-                let mid = (size / 2) as u8;
-                let mut c = Color::Black;
-                pos.make(Point::new(mid, mid), c);
-                grid.set(Point::new(mid, mid), Some(c));
+                let (mut pos, mut grid, mut c) = centre_stone(size, rule);
                 for _ in 0..size * size / 2 {
                     c = !c;
                     let cands: Vec<Point> = pos
