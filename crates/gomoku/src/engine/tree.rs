@@ -958,11 +958,14 @@ impl Tree {
             self.moves(pos, s, ply, hint, facing)
         };
         let delay4 = self.switches & switch::DELAY_FOURS != 0 && facing;
-        let lasts = {
+        // The last stones of each side, read only where delaying fours are judged by them.
+        let lasts = if delay4 {
             let m = pos.moves();
             let own = m.iter().rev().find(|x| x.1 == s).map(|x| x.0);
             let theirs = m.iter().rev().find(|x| x.1 == o).map(|x| x.0);
             (own, theirs)
+        } else {
+            (None, None)
         };
         // Fail-high reduction (Rapfi's): at a cut node far above beta, non-fours a ply shallower.
         let fail_high = self.switches & switch::FAIL_HIGH_REDUCTION != 0
@@ -1002,8 +1005,8 @@ impl Tree {
                 && cell != usize::from(hint)
                 && pos.class_sets(s).four.contains(p)
                 && !stops_straight_fours(pos, p, s);
-            let far_own = lasts.0.is_none_or(|q| chebyshev(p, q) > 4);
-            let far_theirs = lasts.1.is_none_or(|q| chebyshev(p, q) > 4);
+            let far_own = delaying && lasts.0.is_none_or(|q| chebyshev(p, q) > 4);
+            let far_theirs = delaying && lasts.1.is_none_or(|q| chebyshev(p, q) > 4);
             // Near the leaves, a delaying four far from both last stones gets only the
             // quiescence (its block, then our fours): a VCF it starts is still seen.
             let leaf_only =
