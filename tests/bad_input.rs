@@ -211,6 +211,28 @@ fn thread_counts_are_bounded() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
+    // A weights file that is missing or does not parse: one error line naming the flag.
+    let bad = std::env::temp_dir().join(format!("stonelab-bad-weights-{}.txt", std::process::id()));
+    std::fs::write(&bad, "Five Five Five Five 1\n").unwrap();
+    for (flag, file, says) in [
+        ("--eval-weights", bad.to_str().unwrap(), "expected `A B C D"),
+        ("--order-weights", "/nonexistent/order.txt", "No such file"),
+    ] {
+        let out = Command::new(common::STONELAB.replace("stonelab", "pbrain-stonelab"))
+            .args([flag, file])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with(&format!("pbrain-stonelab: error: {flag} {file}: "))
+                && err.contains(says)
+                && err.lines().count() == 1,
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    let _ = std::fs::remove_file(&bad);
 }
 
 /// Komi must be finite everywhere; time flags have a limit (no overflow of a deadline).

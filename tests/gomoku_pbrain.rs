@@ -485,3 +485,54 @@ fn suggest_then_play_what_the_manager_sends() {
     // brain now must block the opponent's five at (4,5).
     assert_eq!(out, ["OK", "SUGGEST 4,0", "10,10", "SUGGEST 4,5"]);
 }
+
+/// The move and the search's `score` word of one move request from a middle-game BOARD, with
+/// `extra` flags (a fixed node budget, so the search is deterministic).
+fn move_and_score(extra: &[&str]) -> (String, String) {
+    let mut args = vec!["--nodes", "30000"];
+    args.extend_from_slice(extra);
+    let mut child = Command::new(BRAIN)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the brain");
+    {
+        let stdin = child.stdin.as_mut().unwrap();
+        let stones = [(7, 7, 2), (8, 8, 1), (6, 8, 2), (9, 6, 1)];
+        write!(stdin, "START 15\r\nBOARD\r\n").unwrap();
+        for (x, y, f) in stones {
+            write!(stdin, "{x},{y},{f}\r\n").unwrap();
+        }
+        write!(stdin, "DONE\r\nEND\r\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let message = text
+        .lines()
+        .find(|l| l.starts_with("MESSAGE search"))
+        .unwrap_or_else(|| panic!("no search MESSAGE in {text}"));
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score").expect("a score") + 1;
+    let mv = text.lines().last().expect("a move").to_string();
+    (mv, words[at].to_string())
+}
+
+/// `--order-weights` and `--eval-weights` replace the compiled-in tables: the compiled-in
+/// order's numbers given as a file change nothing; the hand-set evaluation changes the score.
+#[test]
+fn weight_files_replace_the_compiled_in_tables() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/gomoku/data/");
+    let base = move_and_score(&[]);
+    let same_order = format!("{data}order-weights-handset.txt");
+    assert_eq!(move_and_score(&["--order-weights", &same_order]), base);
+    let other_eval = format!("{data}eval-weights-handset.txt");
+    let (_, score) = move_and_score(&["--eval-weights", &other_eval]);
+    assert_ne!(score, base.1);
+}

@@ -53,6 +53,16 @@ pub struct Args {
     /// (none at present)
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::switch::parse)]
     pub switches: Option<u32>,
+    /// The evaluation's weights from this file instead of the compiled-in
+    /// `crates/gomoku/data/eval-weights.txt` (the same format; `gomoku tune --out` writes it), for
+    /// experiments
+    #[arg(long = "eval-weights", value_name = "FILE")]
+    pub eval_weights: Option<std::path::PathBuf>,
+    /// The move order's scores from this file instead of the compiled-in
+    /// `crates/gomoku/data/order-weights.txt` (the same format; `gomoku tune-order --out` writes
+    /// it), for experiments
+    #[arg(long = "order-weights", value_name = "FILE")]
+    pub order_weights: Option<std::path::PathBuf>,
 }
 
 /// Largest `--tt-mib`: 16 GiB of table.
@@ -67,6 +77,23 @@ fn parse_tt_mib(text: &str) -> Result<usize, String> {
 
 /// Speaks the protocol on standard input and output until `END` or the end of input.
 pub fn run(args: &Args) -> std::io::Result<()> {
+    use stonelab_gomoku::engine::weights::{replace, Table};
+    for (flag, path, table) in [
+        ("--eval-weights", &args.eval_weights, Table::Eval),
+        ("--order-weights", &args.order_weights, Table::Order),
+    ] {
+        if let Some(path) = path {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                std::io::Error::new(e.kind(), format!("{flag} {}: {e}", path.display()))
+            })?;
+            replace(table, &text).map_err(|e| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("{flag} {}: {e}", path.display()),
+                )
+            })?;
+        }
+    }
     let player = match args.player {
         PlayerArg::Engine => Player::Engine,
         PlayerArg::Random => Player::Random(args.seed),

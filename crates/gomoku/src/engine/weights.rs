@@ -23,10 +23,12 @@ pub const WEIGHTS_FILE: &str = include_str!("../../data/eval-weights.txt");
 /// `stonelab gomoku tune-order`; the file's header names the games).
 pub const ORDER_FILE: &str = include_str!("../../data/order-weights.txt");
 
+static WEIGHTS: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+static ORDER: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+
 /// The weights of combination `i` (to move, waiting).
 #[must_use]
 pub fn weight(i: usize) -> (i16, i16) {
-    static WEIGHTS: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
     narrow(
         WEIGHTS.get_or_init(|| {
             parse(WEIGHTS_FILE).unwrap_or_else(|e| panic!("eval-weights.txt: {e}"))
@@ -37,12 +39,36 @@ pub fn weight(i: usize) -> (i16, i16) {
 /// The move-order scores of combination `i` (attack, defend).
 #[must_use]
 pub fn order(i: usize) -> (i16, i16) {
-    static ORDER: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
     narrow(
         ORDER
             .get_or_init(|| parse(ORDER_FILE).unwrap_or_else(|e| panic!("order-weights.txt: {e}")))
             [i],
     )
+}
+
+/// Which table [`replace`] sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// The evaluation's weights (`eval-weights.txt`).
+    Eval,
+    /// The move order's scores (`order-weights.txt`).
+    Order,
+}
+
+/// Uses the weights in `text` (the files' format) instead of the compiled-in file, for
+/// experiments with weights that are not compiled in (`pbrain-stonelab --eval-weights`). Must
+/// come before anything reads the table: the cell table is built from it on first use.
+///
+/// # Errors
+/// The text does not parse ([`parse`]), or the table has been read already.
+pub fn replace(table: Table, text: &str) -> Result<(), String> {
+    let weights = parse(text)?;
+    let lock = match table {
+        Table::Eval => &WEIGHTS,
+        Table::Order => &ORDER,
+    };
+    lock.set(weights)
+        .map_err(|_| "the weights were read before they could be replaced".to_string())
 }
 
 /// A pair that [`parse`] has checked to fit in 16 bits.
@@ -124,6 +150,20 @@ mod tests {
         assert_eq!(w[combination_index([Class::Dead; 4])], (0, 0));
         // The move-order file has the same format.
         assert_eq!(parse(ORDER_FILE).expect("valid").len(), COMBINATIONS);
+    }
+
+    #[test]
+    fn weights_are_replaced_only_with_a_valid_file_and_before_they_are_read() {
+        assert!(replace(Table::Eval, "Five Five Five Five 1\n")
+            .unwrap_err()
+            .contains("expected"));
+        // Once read, the table stays as it is.
+        let first = weight(0);
+        let text = format(&[], &parse(WEIGHTS_FILE).expect("valid"));
+        assert!(replace(Table::Eval, &text)
+            .unwrap_err()
+            .contains("read before"));
+        assert_eq!(weight(0), first);
     }
 
     #[test]
