@@ -116,7 +116,7 @@ fn outputs_replace_only_regular_files() {
         .success());
     let link = dir.join("link");
     std::os::unix::fs::symlink(dir.join("target"), &link).unwrap();
-    for path in [&fifo, &dir, &link] {
+    for path in [fifo.as_path(), &dir, link.as_path()] {
         let p = path.to_str().unwrap();
         for args in [
             &["go", "enumerate", "2x2", "--out", p][..],
@@ -309,11 +309,13 @@ fn komi_and_times_are_checked() {
     assert_eq!(text.matches("= ").count(), 5, "{text}");
 }
 
-/// Writes `text` to a file of a fresh folder; returns its path.
-fn sgf_file(tag: &str, text: &str) -> std::path::PathBuf {
-    let path = temp_dir(tag).join("game.sgf");
+/// Writes `text` to a file of a fresh folder; returns the folder (removed when dropped) and the
+/// file's path.
+fn sgf_file(tag: &str, text: &str) -> (common::TempDir, std::path::PathBuf) {
+    let dir = temp_dir(tag);
+    let path = dir.join("game.sgf");
     std::fs::write(&path, text).unwrap();
-    path
+    (dir, path)
 }
 
 /// Runs `stonelab go gtp` on `input` and returns its answers (without the empty lines).
@@ -359,7 +361,7 @@ fn long_and_deep_sgf_do_not_overflow_the_stack() {
         ),
         ("sgf-deep", &deep, "move 2 (B A19): illegal move"),
     ] {
-        let path = sgf_file(tag, text);
+        let (_dir, path) = sgf_file(tag, text);
         stonelab_err(&["go", "replay", path.to_str().unwrap()], needle);
         let answers = gtp_session(&format!("loadsgf {}\nname\n", path.display()));
         assert!(
@@ -369,7 +371,7 @@ fn long_and_deep_sgf_do_not_overflow_the_stack() {
         assert!(answers[0].contains(needle), "{answers:?}");
         assert_eq!(answers[1], "= stonelab");
     }
-    let path = sgf_file("sgf-ok", "(;SZ[19];B[aa];W[])");
+    let (_dir, path) = sgf_file("sgf-ok", "(;SZ[19];B[aa];W[])");
     assert!(stonelab(&["go", "replay", path.to_str().unwrap()])
         .status
         .success());
@@ -379,7 +381,7 @@ fn long_and_deep_sgf_do_not_overflow_the_stack() {
 /// --komi is given; GTP `loadsgf` takes KM too.
 #[test]
 fn sgf_size_and_komi_are_honoured() {
-    let path = sgf_file("sgf-km", "(;GM[1]SZ[5]KM[6.5];B[cc])");
+    let (_dir, path) = sgf_file("sgf-km", "(;GM[1]SZ[5]KM[6.5];B[cc])");
     let p = path.to_str().unwrap();
     let v = common::stonelab_json(&["go", "replay", p, "--format", "json"]);
     assert_eq!(v["size"], "5x5");
@@ -393,7 +395,7 @@ fn sgf_size_and_komi_are_honoured() {
         "differs from --size 7x7",
     );
     // No SZ: 19x19.
-    let path = sgf_file("sgf-19", "(;B[aa])");
+    let (_dir, path) = sgf_file("sgf-19", "(;B[aa])");
     let v = common::stonelab_json(&["go", "replay", path.to_str().unwrap(), "--format", "json"]);
     assert_eq!(v["size"], "19x19");
     let answers = gtp_session(&format!("komi 3\nloadsgf {p}\nfinal_score\nshowboard\n"));
@@ -435,7 +437,7 @@ fn sgf_values_setups_and_ended_games_are_checked() {
             "malformed SGF: a node after a variation (line 1)",
         ),
     ] {
-        let path = sgf_file("sgf-values", sgf);
+        let (_dir, path) = sgf_file("sgf-values", sgf);
         let err = stonelab_err(&["go", "replay", path.to_str().unwrap()], needle);
         assert!(!err.contains('\u{1b}'), "{err:?}");
     }

@@ -470,7 +470,7 @@ const GTP_TOKENS: &[&[u8]] = &[
 fn fuzz_gtp_sessions() {
     use stonelab::go::gtp::{Engine, Gtp, SearchLimits};
     let dir = temp_dir("fuzz-gtp");
-    let kept = dir.clone();
+    let kept = dir.to_path_buf();
     let sgf = dir.join("FUZZ.sgf");
     let sgf_path = sgf.display().to_string();
     fuzz("gtp", 5, 1500, Duration::from_secs(30), move |rng, slot| {
@@ -580,7 +580,7 @@ fn run_checked(args: &[String], dir: &std::path::Path, limit: Duration, what: &s
 #[test]
 fn fuzz_match_records() {
     let dir = temp_dir("fuzz-records");
-    let kept = dir.clone();
+    let kept = dir.to_path_buf();
     let passer = dir.join("pass.sh");
     std::fs::write(
         &passer,
@@ -739,7 +739,7 @@ const ARG_TOKENS: &[&str] = &[
 #[test]
 fn fuzz_command_lines() {
     let dir = temp_dir("fuzz-cli");
-    let kept = dir.clone();
+    let kept = dir.to_path_buf();
     let file = dir.join("input.txt");
     std::fs::write(&file, "h8 i9 h9\n").unwrap();
     let out = dir.join("out.db");
@@ -820,7 +820,7 @@ fn reseal_db(bytes: &mut [u8]) {
 #[test]
 fn fuzz_solver_files() {
     let dir = temp_dir("fuzz-solver-files");
-    let kept = dir.clone();
+    let kept = dir.to_path_buf();
     let at = |name: &str| dir.join(name).display().to_string();
     common::stonelab_ok(&["go", "enumerate", "2x2", "--out", &at("good.st")]);
     common::stonelab_ok(&["go", "solve", "2x2", "--out", &at("good.db")]);
@@ -859,7 +859,7 @@ fn fuzz_solver_files() {
         &[1, 0, 0, 0],
         &[0xff; 8],
     ];
-    let dir2 = dir.clone();
+    let dir2 = dir.to_path_buf();
     fuzz(
         "solver files",
         7,

@@ -178,8 +178,7 @@ fn ko_recapture_is_illegal_until_a_move_elsewhere() {
 
 #[test]
 fn loadsgf_sets_size_and_position() {
-    let dir = std::env::temp_dir().join(format!("stonelab-gtp-sgf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("gtp-sgf");
     let path = dir.join("game.sgf");
     std::fs::write(&path, "(;GM[1]SZ[5]KM[0.5]AB[aa];W[cc];B[dd];W[ee])").unwrap();
     let p = path.display();
@@ -312,8 +311,7 @@ fn solve_board(dir: &Path, board: &str) -> PathBuf {
 
 #[test]
 fn database_moves_keep_the_value() {
-    let dir = std::env::temp_dir().join(format!("stonelab-gtp-db-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("gtp-db");
     let db = solve_3x3(&dir);
     let db = db.to_str().unwrap();
     // The solver's best first move on 3x3 is the centre (stonelab go solve prints "best B2"); with
@@ -342,8 +340,7 @@ fn database_moves_keep_the_value() {
 /// scores 0) the pass is worth +1 and the capture 0, so White captures.
 #[test]
 fn the_tie_rule_changes_the_database_move() {
-    let dir = std::env::temp_dir().join(format!("stonelab-gtp-tie-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("gtp-tie");
     let db = solve_board(&dir, "2x2");
     let db = db.to_str().unwrap();
     let input = "boardsize 2\nkomi 0\nplay B A2\nplay W B1\nplay B B2\ngenmove w\n";
@@ -373,8 +370,7 @@ fn positional_superko_refuses_a_move_that_recreates_a_board() {
         "{a:#?}"
     );
     assert_eq!(a[8], "= ");
-    let dir = std::env::temp_dir().join(format!("stonelab-gtp-superko-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("gtp-superko");
     let db = solve_board(&dir, "2x2");
     let with_db = [&superko[..], &["--db", db.to_str().unwrap()]].concat();
     for args in [&superko, &with_db] {

@@ -1,6 +1,8 @@
 //! `stonelab go replay` through the binary: text and JSON reports, SGF input, illegal moves (exit 2,
 //! message with the move number and reason) and malformed input (a clear error, never a panic).
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn replay(args: &[&str]) -> Output {
@@ -101,8 +103,7 @@ fn malformed_input_is_a_clear_error() {
     fails_with(&replay(&["--size", "5x5", "--moves", "B 3C"]), &["vertex"]);
     fails_with(&replay(&["--size", "0x5", "--moves", "B A1"]), &["size"]);
     fails_with(&replay(&["--size", "5x5"]), &["--moves"]);
-    let dir = std::env::temp_dir().join(format!("stonelab-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("replay");
     for (name, sgf, words) in [
         ("cut.sgf", "(;SZ[5];B[aa", &["malformed SGF"][..]),
         ("bad.sgf", "(;SZ[5];B[a])", &["malformed SGF", "B[a]"][..]),
@@ -119,8 +120,7 @@ fn malformed_input_is_a_clear_error() {
 
 #[test]
 fn sgf_input() {
-    let dir = std::env::temp_dir().join(format!("stonelab-replay-sgf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("replay-sgf");
     // Setup stones, a pass as W[] and as B[tt], a capture, and a 5-row, 7-column rectangle.
     let path = dir.join("game.sgf");
     std::fs::write(

@@ -23,12 +23,6 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stonelab-solve-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 /// One row of tests/data/go/solved.csv.
 struct Solved {
     board: String,
@@ -253,7 +247,8 @@ fn superko_refuses_what_it_cannot_do() {
 /// among the children that keep it.
 #[test]
 fn query_under_superko_is_consistent_with_its_children() {
-    let db = temp("superko-2x2.db");
+    let dir = common::temp_dir("solve-cli-query_under_superko_is_consistent_with_i");
+    let db = dir.join("superko-2x2.db");
     solve_to("2x2", &db);
     let q = |moves: &str| {
         let out = run(&[
@@ -323,7 +318,7 @@ fn query_under_superko_is_consistent_with_its_children() {
 
     // On 1x3, Black's retake of A1 recreates the board after move 1: legal under simple ko (a pass
     // and a capture came between), refused under positional superko.
-    let db3 = temp("superko-1x3.db");
+    let db3 = dir.join("superko-1x3.db");
     solve_to("1x3", &db3);
     let moves = "B A1 W C1 B pass W B1 B A1";
     let q3 = |extra: &[&str]| {
@@ -343,7 +338,8 @@ fn query_under_superko_is_consistent_with_its_children() {
 
 #[test]
 fn query_answers_under_the_tie_rule() {
-    let db = temp("tie-2x3.db");
+    let dir = common::temp_dir("solve-cli-query_answers_under_the_tie_rule");
+    let db = dir.join("tie-2x3.db");
     solve_to("2x3", &db);
     let q = |extra: &[&str]| {
         let mut a = vec!["go", "query", db.to_str().unwrap(), "--format", "json"];
@@ -395,13 +391,14 @@ fn free_port_base() -> u16 {
 
 #[test]
 fn two_processes_write_the_same_database_as_one() {
-    let one = temp("one.db");
-    let two = temp("two.db");
+    let dir = common::temp_dir("solve-cli-two_processes_write_the_same_database_as");
+    let one = dir.join("one.db");
+    let two = dir.join("two.db");
     let out = run(&["go", "solve", "3x3", "--out", one.to_str().unwrap()]);
     common::assert_success(&out);
 
     let base = free_port_base();
-    let hostfile = temp("hosts.txt");
+    let hostfile = dir.join("hosts.txt");
     std::fs::write(
         &hostfile,
         format!("127.0.0.1:{}\n127.0.0.1:{}\n", base, base + 1),
@@ -448,7 +445,8 @@ fn solve_to(board: &str, path: &Path) {
 
 #[test]
 fn query_follows_moves_and_refuses_bad_input() {
-    let db = temp("q3x3.db");
+    let dir = common::temp_dir("solve-cli-query_follows_moves_and_refuses_bad_inpu");
+    let db = dir.join("q3x3.db");
     solve_to("3x3", &db);
     let d = db.to_str().unwrap();
     let v = json(&run(&["go", "query", d, "--format", "json"]));
@@ -491,7 +489,7 @@ fn query_follows_moves_and_refuses_bad_input() {
     }
     // A damaged or truncated database is refused.
     let bytes = std::fs::read(&db).unwrap();
-    let bad = temp("bad.db");
+    let bad = dir.join("bad.db");
     std::fs::write(&bad, &bytes[..bytes.len() - 1]).unwrap();
     let out = run(&["go", "query", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
@@ -510,10 +508,11 @@ fn query_follows_moves_and_refuses_bad_input() {
 /// database or table changed since is checked in full again.
 #[test]
 fn later_queries_go_through_the_index_and_answer_alike() {
-    let db = temp("idx3x3.db");
+    let dir = common::temp_dir("solve-cli-later_queries_go_through_the_index_and_a");
+    let db = dir.join("idx3x3.db");
     solve_to("3x3", &db);
     let d = db.to_str().unwrap();
-    let (index, table) = (temp("idx3x3.db.index"), temp("idx3x3.db.states"));
+    let (index, table) = (dir.join("idx3x3.db.index"), dir.join("idx3x3.db.states"));
     let query = |moves: &str, extra: &[&str]| {
         let mut args = vec!["go", "query", d, "--moves", moves, "--format", "json"];
         args.extend_from_slice(extra);
@@ -582,11 +581,11 @@ fn later_queries_go_through_the_index_and_answer_alike() {
     assert!(err.contains("not a regular file"), "{err}");
     assert!(index.is_dir());
     // --no-index leaves nothing behind.
-    let other = temp("noidx3x3.db");
+    let other = dir.join("noidx3x3.db");
     std::fs::copy(&db, &other).unwrap();
     let out = run(&["go", "query", other.to_str().unwrap(), "--no-index"]);
     common::assert_success(&out);
-    assert!(!temp("noidx3x3.db.index").exists() && !temp("noidx3x3.db.states").exists());
+    assert!(!dir.join("noidx3x3.db.index").exists() && !dir.join("noidx3x3.db.states").exists());
 }
 
 #[test]
@@ -610,14 +609,15 @@ fn sizes_beyond_the_solver_are_refused_before_work() {
 
 #[test]
 fn a_killed_solve_resumes_from_its_checkpoints() {
+    let dir = common::temp_dir("solve-cli-a_killed_solve_resumes_from_its_checkpoi");
     // The 3x4 solve into `out`, by two workers.
     fn solve_3x4(out: &str) -> [&str; 7] {
         ["go", "solve", "3x4", "--workers", "2", "--out", out]
     }
-    let fresh = temp("fresh3x4.db");
+    let fresh = dir.join("fresh3x4.db");
     common::assert_success(&run(&solve_3x4(fresh.to_str().unwrap())));
 
-    let resumed = temp("resumed3x4.db");
+    let resumed = dir.join("resumed3x4.db");
     let r = resumed.to_str().unwrap();
     let args = [&solve_3x4(r)[..], &["--checkpoint-secs", "0"]].concat();
     // The first run dies right after a checkpoint of round 20 (as if killed there).
@@ -658,10 +658,11 @@ fn a_killed_solve_resumes_from_its_checkpoints() {
 
 #[test]
 fn a_solve_killed_at_random_moments_resumes_to_the_same_database() {
+    let dir = common::temp_dir("solve-cli-a_solve_killed_at_random_moments_resumes");
     // Issue 18: kill -9 at random points (in the degree count, in a round, while a checkpoint is
     // being written), several times, then the same command finishes; the database equals a fresh
     // run's.
-    let fresh = temp("fresh-random3x4.db");
+    let fresh = dir.join("fresh-random3x4.db");
     common::assert_success(&run(&[
         "go",
         "solve",
@@ -671,7 +672,7 @@ fn a_solve_killed_at_random_moments_resumes_to_the_same_database() {
         "--out",
         fresh.to_str().unwrap(),
     ]));
-    let out = temp("killed-random3x4.db");
+    let out = dir.join("killed-random3x4.db");
     let o = out.to_str().unwrap();
     let args = [
         "go",
@@ -745,12 +746,13 @@ fn crc32fast_hash(bytes: &[u8]) -> u32 {
 
 #[test]
 fn sealed_but_wrong_databases_and_state_tables_are_refused() {
+    let dir = common::temp_dir("solve-cli-sealed_but_wrong_databases_and_state_tab");
     // Issue 20 items 3 and 11: valid checksums, invalid contents.
-    let db = temp("sealed3x3.db");
+    let db = dir.join("sealed3x3.db");
     solve_to("3x3", &db);
     let good = std::fs::read(&db).unwrap();
     let meta_len = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
-    let bad = temp("sealed-bad.db");
+    let bad = dir.join("sealed-bad.db");
     let refused = |bytes: &[u8], words: &str| {
         std::fs::write(&bad, bytes).unwrap();
         // `go query`, and the GTP engine loading it with --db, refuse it alike.
@@ -788,7 +790,7 @@ fn sealed_but_wrong_databases_and_state_tables_are_refused() {
     refused(&b, "other rules");
 
     // A state table whose checksums are right but one position moved to another serial.
-    let st = temp("sealed3x3.st");
+    let st = dir.join("sealed3x3.st");
     common::assert_success(&run(&[
         "go",
         "enumerate",
@@ -819,7 +821,7 @@ fn sealed_but_wrong_databases_and_state_tables_are_refused() {
     b[64..68].copy_from_slice(&crc.to_le_bytes());
     let hc = crc32fast_hash(&b[0..68]);
     b[68..72].copy_from_slice(&hc.to_le_bytes());
-    let bad_st = temp("sealed-bad.st");
+    let bad_st = dir.join("sealed-bad.st");
     std::fs::write(&bad_st, &b).unwrap();
     let s = bad_st.to_str().unwrap();
     for args in [
@@ -836,11 +838,12 @@ fn sealed_but_wrong_databases_and_state_tables_are_refused() {
 
 #[test]
 fn the_memory_estimate_covers_the_measured_peak() {
+    let dir = common::temp_dir("solve-cli-the_memory_estimate_covers_the_measured_");
     // Issue 20 item 9: one estimator (count::estimated_bytes via go solve), against the peak
     // resident memory the same run measures (VmHWM). Small boards are dominated by the fixed
     // allowance; docs/go-solver.md and BENCHMARKS.md have the 4x4 figures.
     for (board, out) in [("3x3", false), ("3x4", true)] {
-        let path = temp(&format!("mem{board}.db"));
+        let path = dir.join(&format!("mem{board}.db"));
         let mut args = vec!["go", "solve", board, "--workers", "2", "--format", "json"];
         if out {
             args.extend(["--out", path.to_str().unwrap()]);
@@ -883,7 +886,8 @@ fn a_cyclic_principal_variation_is_marked() {
 /// error line after --connect-timeout.
 #[test]
 fn a_solve_whose_peers_never_connect_gives_up() {
-    let hostfile = temp("lonely-hosts.txt");
+    let dir = common::temp_dir("solve-cli-a_solve_whose_peers_never_connect_gives_");
+    let hostfile = dir.join("lonely-hosts.txt");
     std::fs::write(&hostfile, "127.0.0.1:2931\n127.0.0.1:2932\n").unwrap();
     for solver in ["counting", "edges"] {
         let started = std::time::Instant::now();

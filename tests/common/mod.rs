@@ -61,12 +61,45 @@ pub fn stonelab_err(args: &[&str], needle: &str) -> String {
     err
 }
 
-/// A fresh, empty temporary folder named after the test and this process.
-pub fn temp_dir(tag: &str) -> PathBuf {
+/// A fresh, empty temporary folder named after the test and this process, removed when the
+/// returned guard is dropped (kept, and its path printed, when the test is failing, to look at).
+pub fn temp_dir(tag: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("stonelab-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir(dir)
+}
+
+/// A temporary folder that removes itself ([`temp_dir`]).
+pub struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("test files kept in {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// GNU Go's path: on PATH, or where Debian puts it (/usr/games is not on every PATH). Tests that

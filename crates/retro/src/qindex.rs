@@ -281,11 +281,29 @@ pub fn open(index: &Path, db: &Path, table: &Path) -> Result<Option<KoKeys>, Ind
 mod tests {
     use super::*;
 
-    fn dir(tag: &str) -> PathBuf {
+    fn dir(tag: &str) -> Dir {
         let d = std::env::temp_dir().join(format!("stonelab-qindex-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        d
+        Dir(d)
+    }
+
+    /// A test's folder, removed when the test is done (kept when it fails).
+    struct Dir(PathBuf);
+
+    impl std::ops::Deref for Dir {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            if !std::thread::panicking() {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
     }
 
     /// A database, a state table and where their index goes.
@@ -326,7 +344,8 @@ mod tests {
         std::fs::write(&table, b"tablf").unwrap();
         assert!(open(&index, &db, &table).unwrap().is_none());
         // Other files altogether.
-        let (db2, table2, _) = files(&dir("keys-other"));
+        let other = dir("keys-other");
+        let (db2, table2, _) = files(&other);
         assert!(open(&index, &db2, &table).unwrap().is_none());
         assert!(open(&index, &db, &table2).unwrap().is_none());
     }

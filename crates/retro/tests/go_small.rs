@@ -14,7 +14,10 @@ fn game(rows: usize, cols: usize) -> GoGame {
     let dir = std::env::temp_dir().join(format!("stonelab-go-small-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{rows}x{cols}.states"));
-    GoGame::enumerate(rows, cols, &path, Some(1)).unwrap()
+    let game = GoGame::enumerate(rows, cols, &path, Some(1)).unwrap();
+    // The state table is memory-mapped: its file can go now, and nothing is left behind.
+    let _ = std::fs::remove_dir_all(&dir);
+    game
 }
 
 #[test]
