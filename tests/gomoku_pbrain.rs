@@ -19,6 +19,15 @@ const SUITE: &str = include_str!("data/gomoku/tss_suite.txt");
 
 /// Runs a brain on `lines` (sent with CR LF) and returns its answers, MESSAGE lines left out.
 fn session(program: &[&str], lines: &[&str]) -> Vec<String> {
+    raw_session(program, lines)
+        .lines()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs a brain on `lines` (sent with CR LF) and returns everything it printed; it must exit 0.
+fn raw_session(program: &[&str], lines: &[&str]) -> String {
     let mut child = Command::new(program[0])
         .args(&program[1..])
         .stdin(Stdio::piped())
@@ -38,12 +47,7 @@ fn session(program: &[&str], lines: &[&str]) -> Vec<String> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with("MESSAGE"))
-        .map(str::to_string)
-        .collect()
+    String::from_utf8(out.stdout).unwrap()
 }
 
 fn point(line: &str) -> Point {
@@ -489,31 +493,12 @@ fn suggest_then_play_what_the_manager_sends() {
 /// The move and the search's `score` word of one move request from a middle-game BOARD, with
 /// `extra` flags (a fixed node budget, so the search is deterministic).
 fn move_and_score(extra: &[&str]) -> (String, String) {
-    let mut args = vec!["--nodes", "30000"];
-    args.extend_from_slice(extra);
-    let mut child = Command::new(BRAIN)
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the brain");
-    {
-        let stdin = child.stdin.as_mut().unwrap();
-        let stones = [(7, 7, 2), (8, 8, 1), (6, 8, 2), (9, 6, 1)];
-        write!(stdin, "START 15\r\nBOARD\r\n").unwrap();
-        for (x, y, f) in stones {
-            write!(stdin, "{x},{y},{f}\r\n").unwrap();
-        }
-        write!(stdin, "DONE\r\nEND\r\n").unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut program = vec![BRAIN, "--nodes", "30000"];
+    program.extend_from_slice(extra);
+    let lines = [
+        "START 15", "BOARD", "7,7,2", "8,8,1", "6,8,2", "9,6,1", "DONE", "END",
+    ];
+    let text = raw_session(&program, &lines);
     let message = text
         .lines()
         .find(|l| l.starts_with("MESSAGE search"))
