@@ -843,7 +843,7 @@ fn the_memory_estimate_covers_the_measured_peak() {
     // resident memory the same run measures (VmHWM). Small boards are dominated by the fixed
     // allowance; docs/go-solver.md and BENCHMARKS.md have the 4x4 figures.
     for (board, out) in [("3x3", false), ("3x4", true)] {
-        let path = dir.join(&format!("mem{board}.db"));
+        let path = dir.join(format!("mem{board}.db"));
         let mut args = vec!["go", "solve", board, "--workers", "2", "--format", "json"];
         if out {
             args.extend(["--out", path.to_str().unwrap()]);
