@@ -469,8 +469,8 @@ const GTP_TOKENS: &[&[u8]] = &[
 #[test]
 fn fuzz_gtp_sessions() {
     use stonelab::go::gtp::{Engine, Gtp, SearchLimits};
-    let dir = temp_dir("fuzz-gtp");
-    let kept = dir.to_path_buf();
+    let folder = temp_dir("fuzz-gtp");
+    let dir = folder.to_path_buf();
     let sgf = dir.join("FUZZ.sgf");
     let sgf_path = sgf.display().to_string();
     fuzz("gtp", 5, 1500, Duration::from_secs(30), move |rng, slot| {
@@ -516,7 +516,6 @@ fn fuzz_gtp_sessions() {
             }
         }
     });
-    std::fs::remove_dir_all(&kept).unwrap();
 }
 
 /// Runs `stonelab ARGS` in `dir` (files it writes by relative names stay there) with no input
@@ -579,8 +578,8 @@ fn run_checked(args: &[String], dir: &std::path::Path, limit: Duration, what: &s
 
 #[test]
 fn fuzz_match_records() {
-    let dir = temp_dir("fuzz-records");
-    let kept = dir.to_path_buf();
+    let folder = temp_dir("fuzz-records");
+    let dir = folder.to_path_buf();
     let passer = dir.join("pass.sh");
     std::fs::write(
         &passer,
@@ -659,7 +658,6 @@ fn fuzz_match_records() {
             run_checked(&args, &dir, Duration::from_secs(50), "a fuzzed record");
         },
     );
-    std::fs::remove_dir_all(&kept).unwrap();
 }
 
 /// Command lines to mutate: cheap commands only (no bench, no big board), every argument a
@@ -738,8 +736,8 @@ const ARG_TOKENS: &[&str] = &[
 
 #[test]
 fn fuzz_command_lines() {
-    let dir = temp_dir("fuzz-cli");
-    let kept = dir.to_path_buf();
+    let folder = temp_dir("fuzz-cli");
+    let dir = folder.to_path_buf();
     let file = dir.join("input.txt");
     std::fs::write(&file, "h8 i9 h9\n").unwrap();
     let out = dir.join("out.db");
@@ -779,7 +777,6 @@ fn fuzz_command_lines() {
             );
         },
     );
-    std::fs::remove_dir_all(&kept).unwrap();
 }
 
 /// CRC-32 (IEEE), bit by bit, to reseal fuzzed databases so that their contents get read.
@@ -819,8 +816,8 @@ fn reseal_db(bytes: &mut [u8]) {
 /// a resumed `go solve`.
 #[test]
 fn fuzz_solver_files() {
-    let dir = temp_dir("fuzz-solver-files");
-    let kept = dir.to_path_buf();
+    let folder = temp_dir("fuzz-solver-files");
+    let dir = folder.to_path_buf();
     let at = |name: &str| dir.join(name).display().to_string();
     common::stonelab_ok(&["go", "enumerate", "2x2", "--out", &at("good.st")]);
     common::stonelab_ok(&["go", "solve", "2x2", "--out", &at("good.db")]);
@@ -907,5 +904,4 @@ fn fuzz_solver_files() {
             );
         },
     );
-    std::fs::remove_dir_all(&kept).unwrap();
 }
