@@ -365,3 +365,34 @@ fn labeller_plays_games_against_itself_and_resumes() {
     assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/gomoku-label`'s score-to-value mapping: Rapfi's `+M7`/`-M7` and stonelab's mate scores
+/// (about +-1,000,000, which overflowed the exponential and killed the labeller's worker) are 1 and
+/// 0; an ordinary score is the sigmoid of score / scale.
+#[test]
+fn labeller_maps_every_mate_form_to_a_result() {
+    let code = r#"
+import importlib.machinery, sys
+m = importlib.machinery.SourceFileLoader("label", "scripts/gomoku-label").load_module()
+for s in ["+M7", "-M7", "999990", "-999993", "100", "-100", "0", "5000", "-5000"]:
+    print(s, m.score_value(s, 200.0))
+"#;
+    let o = std::process::Command::new("python3")
+        .args(["-c", code])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let values: Vec<f64> = text
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(values[..4], [1.0, 0.0, 1.0, 0.0], "{text}");
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x / 200.0).exp());
+    for (v, s) in values[4..]
+        .iter()
+        .zip([100.0, -100.0, 0.0, 5000.0, -5000.0])
+    {
+        assert!((v - sigmoid(s)).abs() < 1e-12, "{s}: {v}");
+    }
+}
