@@ -217,6 +217,11 @@ fn thread_counts_are_bounded() {
     for (flag, file, says) in [
         ("--eval-weights", bad.to_str().unwrap(), "expected `A B C D"),
         ("--order-weights", "/nonexistent/order.txt", "No such file"),
+        (
+            "--threat-weights",
+            bad.to_str().unwrap(),
+            "expected `NAMES WEIGHT`",
+        ),
     ] {
         let out = Command::new(common::STONELAB.replace("stonelab", "pbrain-stonelab"))
             .args([flag, file])

@@ -509,15 +509,24 @@ fn move_and_score(extra: &[&str]) -> (String, String) {
     (mv, words[at].to_string())
 }
 
-/// `--order-weights` and `--eval-weights` replace the compiled-in tables: the compiled-in
-/// order's numbers given as a file change nothing; the hand-set evaluation changes the score.
+/// `--order-weights`, `--eval-weights` and `--threat-weights` replace the compiled-in tables: the
+/// compiled-in order's and threat weights' numbers given as files change nothing; the hand-set
+/// evaluation, or no threat term at all, changes the score.
 #[test]
 fn weight_files_replace_the_compiled_in_tables() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/gomoku/data/");
     let base = move_and_score(&[]);
     let same_order = format!("{data}order-weights-handset.txt");
     assert_eq!(move_and_score(&["--order-weights", &same_order]), base);
+    let same_threats = format!("{data}threat-weights.txt");
+    assert_eq!(move_and_score(&["--threat-weights", &same_threats]), base);
     let other_eval = format!("{data}eval-weights-handset.txt");
     let (_, score) = move_and_score(&["--eval-weights", &other_eval]);
+    assert_ne!(score, base.1);
+    // A file of comments only: every mask weighs 0.
+    let folder = common::temp_dir("no-threats");
+    let none = folder.join("threats.txt");
+    std::fs::write(&none, "# no threat term\n").unwrap();
+    let (_, score) = move_and_score(&["--threat-weights", none.to_str().unwrap()]);
     assert_ne!(score, base.1);
 }

@@ -63,6 +63,11 @@ pub struct Args {
     /// it), for experiments
     #[arg(long = "order-weights", value_name = "FILE")]
     pub order_weights: Option<std::path::PathBuf>,
+    /// The evaluation's threat-mask weights from this file instead of the compiled-in
+    /// `crates/gomoku/data/threat-weights.txt` (the same format; `gomoku tune --threat-out`
+    /// writes it), for experiments
+    #[arg(long = "threat-weights", value_name = "FILE")]
+    pub threat_weights: Option<std::path::PathBuf>,
 }
 
 /// Largest `--tt-mib`: 16 GiB of table.
@@ -81,6 +86,7 @@ pub fn run(args: &Args) -> std::io::Result<()> {
     for (flag, path, table) in [
         ("--eval-weights", &args.eval_weights, Table::Eval),
         ("--order-weights", &args.order_weights, Table::Order),
+        ("--threat-weights", &args.threat_weights, Table::Threat),
     ] {
         if let Some(path) = path {
             let text = std::fs::read_to_string(path).map_err(|e| {

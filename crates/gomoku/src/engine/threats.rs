@@ -115,11 +115,23 @@ pub fn mask(own: &[u16; KINDS], opp: &[u16; KINDS]) -> usize {
     m
 }
 
-/// The compiled-in weights, one per mask.
+static WEIGHTS: OnceLock<Vec<i32>> = OnceLock::new();
+
+/// The weights, one per mask: the compiled-in file's, or those given to [`replace`].
 #[must_use]
 pub fn table() -> &'static [i32] {
-    static WEIGHTS: OnceLock<Vec<i32>> = OnceLock::new();
     WEIGHTS.get_or_init(|| parse(THREAT_FILE).unwrap_or_else(|e| panic!("threat-weights.txt: {e}")))
+}
+
+/// Uses the weights in `text` (the file's format) instead of the compiled-in file
+/// (`pbrain-stonelab --threat-weights`); must come before anything reads them.
+///
+/// # Errors
+/// The text does not parse ([`parse`]), or the weights have been read already.
+pub fn replace(text: &str) -> Result<(), String> {
+    WEIGHTS
+        .set(parse(text)?)
+        .map_err(|_| "the weights were read before they could be replaced".to_string())
 }
 
 /// The name of `mask` in the file's format.

@@ -53,6 +53,8 @@ pub enum Table {
     Eval,
     /// The move order's scores (`order-weights.txt`).
     Order,
+    /// The evaluation's threat-mask weights (`threat-weights.txt`, [`super::threats`]' format).
+    Threat,
 }
 
 /// Uses the weights in `text` (the files' format) instead of the compiled-in file, for
@@ -62,11 +64,12 @@ pub enum Table {
 /// # Errors
 /// The text does not parse ([`parse`]), or the table has been read already.
 pub fn replace(table: Table, text: &str) -> Result<(), String> {
-    let weights = parse(text)?;
     let lock = match table {
         Table::Eval => &WEIGHTS,
         Table::Order => &ORDER,
+        Table::Threat => return super::threats::replace(text),
     };
+    let weights = parse(text)?;
     lock.set(weights)
         .map_err(|_| "the weights were read before they could be replaced".to_string())
 }
