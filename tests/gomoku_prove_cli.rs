@@ -370,3 +370,123 @@ fn slow_the_15x15_h8_a1_certificate_checks() {
     assert_eq!(v["entries"], 513_373, "{v}");
     assert_eq!(stonelab_ok(&["gomoku", "proof-move", cert]).trim(), "g7");
 }
+
+/// `prove --to-move` takes a position with extra defender stones, and `check-proof --covers` says
+/// which game positions its win covers (same attacker stones and side to move, a subset of the
+/// defender's stones, up to a symmetry; freestyle only); a position it does not cover makes the
+/// exit status 1, one that cannot come from a game is refused.
+#[test]
+fn a_win_with_extra_defender_stones_covers_the_positions_with_fewer() {
+    let dir = temp_dir("prove-covers");
+    // DOUBLE_TWO's stones plus two more of White's (b9, h1): 4 black, 6 white.
+    let pos = dir.join("pos.txt");
+    let mut diagram = String::new();
+    for y in 0..9 {
+        for x in 0..9 {
+            let black = [(2, 4), (3, 4), (4, 6), (4, 5)].contains(&(x, y));
+            let white = [(0, 8), (0, 0), (8, 8), (8, 0), (1, 0), (7, 8)].contains(&(x, y));
+            diagram.push(if black {
+                'X'
+            } else if white {
+                'O'
+            } else {
+                '.'
+            });
+        }
+        diagram.push('\n');
+    }
+    std::fs::write(&pos, &diagram).unwrap();
+    let refused = stonelab(&["gomoku", "prove", pos.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    for (rule, name) in [("freestyle", "free.cert"), ("standard", "std.cert")] {
+        let cert = dir.join(name);
+        let v = stonelab_json(&[
+            "gomoku",
+            "prove",
+            "--rule",
+            rule,
+            "--to-move",
+            "black",
+            "--out",
+            cert.to_str().unwrap(),
+            "--format",
+            "json",
+            pos.to_str().unwrap(),
+        ]);
+        assert_eq!(v["result"], "win", "{v}");
+        assert_eq!(v["to_move"], "black", "{v}");
+    }
+    let free = dir.join("free.cert");
+    let covered = [
+        DOUBLE_TWO,
+        // b9 and h1 for a9 and i9.
+        "c5 a1 d5 b9 e3 i1 e4 h1",
+        // DOUBLE_TWO mirrored left to right.
+        "g5 a1 f5 a9 e3 i1 e4 i9",
+    ];
+    let mut args = vec!["gomoku", "check-proof", "--format", "json"];
+    for c in covered {
+        args.extend(["--covers", c]);
+    }
+    args.push(free.to_str().unwrap());
+    let v = stonelab_json(&args);
+    assert_eq!(v["valid"], true, "{v}");
+    let covers = v["covers"].as_array().unwrap();
+    assert_eq!(covers.len(), 3);
+    assert!(covers.iter().all(|c| c["covered"] == true), "{v}");
+    assert_eq!(covers[0]["symmetry"], 0, "{v}");
+    assert_ne!(covers[2]["symmetry"], 0, "{v}");
+    // Each covered position is a win in its own right.
+    let own = stonelab_with_input(
+        &["gomoku", "prove", "--size", "9", "--format", "json", "-"],
+        covered[1],
+    );
+    assert!(own.status.success());
+    let own: serde_json::Value = serde_json::from_slice(&own.stdout).unwrap();
+    assert_eq!(own["result"], "win", "{own}");
+    // h9 is no stone of the root's; three black stones are not the root's four.
+    for (position, why) in [
+        ("c5 a1 d5 a9 e3 i1 e4 h9", "no symmetry"),
+        ("c5 a1 d5 a9 e3 i1", "no symmetry"),
+        ("c5 a1 d5 a9 e3 i1 e4", "white is to move"),
+    ] {
+        let o = stonelab(&[
+            "gomoku",
+            "check-proof",
+            "--covers",
+            position,
+            free.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{position}");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.starts_with("valid: black wins"), "{out}");
+        assert!(
+            out.contains(&format!("does not cover '{position}'")) && out.contains(why),
+            "{out}"
+        );
+    }
+    let std_cert = dir.join("std.cert");
+    let o = stonelab(&[
+        "gomoku",
+        "check-proof",
+        "--covers",
+        DOUBLE_TWO,
+        std_cert.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("freestyle only"));
+    // Not a game position: refused before the check.
+    let three = format!("{}XXX......\n", ".........\n".repeat(8));
+    stonelab_err(
+        &[
+            "gomoku",
+            "check-proof",
+            "--covers",
+            DOUBLE_TWO,
+            "--covers",
+            &three,
+            free.to_str().unwrap(),
+        ],
+        "cannot come from a game",
+    );
+}

@@ -63,6 +63,11 @@ pub struct ProveArgs {
     /// The side that tries to win (default: the side to move)
     #[arg(long, value_enum)]
     attacker: Option<Side>,
+    /// The side to move, whatever the stone counts (default: from the counts, which must then come
+    /// from a game). For cover proofs: a win with extra defender stones is a win with any subset
+    /// of them under freestyle (docs/gomoku-proof.md, "Covers")
+    #[arg(long, value_enum)]
+    to_move: Option<Side>,
     /// Stop after this many proof-search nodes (default: no limit)
     #[arg(long)]
     max_nodes: Option<u64>,
@@ -163,14 +168,19 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     };
     let n = grid.size();
     let (black, white) = super::counts_without_five(&grid, rule, name, "prove")?;
-    let to_move = if black == white {
+    let to_move = if let Some(side) = args.to_move {
+        match side {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
+    } else if black == white {
         Color::Black
     } else if black == white + 1 {
         Color::White
     } else {
         bail!(
             "{name}: {black} black and {white} white stones cannot come from a game (Black moves \
-             first, so Black has as many stones as White or one more)"
+             first, so Black has as many stones as White or one more; --to-move overrides)"
         );
     };
     if black + white == n * n {
@@ -436,8 +446,30 @@ pub struct CheckArgs {
     /// root and give the same counts for a valid certificate)
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// After a valid check, also say whether the proved win covers this position (repeatable):
+    /// moves from the empty board, as `prove` reads them (e.g. "h8 a2"). Covered: under freestyle,
+    /// the same attacker stones and side to move as the root, and a subset of the root's defender
+    /// stones, up to a symmetry of the board (docs/gomoku-proof.md, "Covers"). Exit status 1 when
+    /// one is not covered
+    #[arg(long, value_name = "POSITION")]
+    covers: Vec<String>,
     /// The certificate (plain text, or gzip-compressed whatever its name)
     cert: String,
+}
+
+/// What `--covers` says of one position: the symmetry that maps it into the root, or why not.
+fn cover(c: &Certificate, text: &str) -> anyhow::Result<Result<u8, String>> {
+    let n = c.root.size();
+    let grid = super::parse_position(text, "--covers", Some(n), c.rule)?.grid;
+    let (black, white) = super::counts_without_five(&grid, c.rule, "--covers", "cover")?;
+    let to_move = if black == white {
+        Color::Black
+    } else if black == white + 1 {
+        Color::White
+    } else {
+        bail!("--covers '{text}': {black} black and {white} white stones cannot come from a game");
+    };
+    Ok(c.covers(&grid, to_move))
 }
 
 /// `bytes` compressed with gzip (a certificate named `*.gz`: its lines share long prefixes, and a
@@ -469,6 +501,13 @@ fn read_cert(path: &str) -> anyhow::Result<Certificate> {
 pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
     crate::common::check_threads("--threads", args.threads)?;
     let c = read_cert(&args.cert)?;
+    // The positions to cover are read before the check, so a bad one fails at once.
+    let covers = args
+        .covers
+        .iter()
+        .map(|t| Ok((t.clone(), cover(&c, t)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let uncovered = covers.iter().any(|(_, r)| r.is_err());
     let started = Instant::now();
     let res = counting("positions checked", false, |count| {
         cert::check_with(&c, args.threads, count)
@@ -481,11 +520,29 @@ pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
                 let points = c.root_stones(colour);
                 points.map(|p| point_name(p, n)).collect::<Vec<_>>()
             };
-            print_json(&serde_json::json!({
+            let mut report = serde_json::json!({
                 "valid": true, "attacker": c.attacker.name(), "to_move": c.to_move.name(),
                 "size": n, "rule": c.rule.name(), "black": stones(Color::Black),
                 "white": stones(Color::White), "positions": r.positions, "replies": r.replies,
-                "leaves": r.leaves, "entries": c.entries.len(), "seconds": seconds }))
+                "leaves": r.leaves, "entries": c.entries.len(), "seconds": seconds });
+            if !covers.is_empty() {
+                report["covers"] = covers
+                    .iter()
+                    .map(|(text, r)| match r {
+                        Ok(t) => {
+                            serde_json::json!({"position": text, "covered": true, "symmetry": t})
+                        }
+                        Err(why) => {
+                            serde_json::json!({"position": text, "covered": false, "why": why})
+                        }
+                    })
+                    .collect();
+            }
+            print_json(&report)?;
+            if uncovered {
+                std::process::exit(1);
+            }
+            Ok(())
         }
         (Ok(r), Format::Text) => {
             println!(
@@ -500,6 +557,15 @@ pub fn check_proof(args: CheckArgs) -> anyhow::Result<()> {
                 c.vcf_bound,
                 seconds
             );
+            for (text, r) in &covers {
+                match r {
+                    Ok(t) => println!("covers '{text}' (symmetry {t})"),
+                    Err(why) => println!("does not cover '{text}': {why}"),
+                }
+            }
+            if uncovered {
+                std::process::exit(1);
+            }
             Ok(())
         }
         (Err(e), Format::Json) => {

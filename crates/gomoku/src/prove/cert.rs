@@ -78,6 +78,57 @@ fn names(points: impl IntoIterator<Item = Point>, n: usize) -> String {
 }
 
 impl Certificate {
+    /// Whether a win from this certificate's root is also a win from `grid` with `to_move` to
+    /// play, by the cover lemma (docs/gomoku-proof.md, "Covers"): under freestyle, an attacker who
+    /// wins against extra defender stones wins against any subset of them, with the same stones of
+    /// its own and the same side to move. `Ok(t)`: the position, mapped by the board symmetry `t`
+    /// ([`super::keys::apply`]), has exactly the root's attacker stones and a subset of its
+    /// defender stones. `Err(why)` otherwise. Says nothing of whether the certificate checks.
+    ///
+    /// # Errors
+    /// Another rule or size, another side to move, or stones no symmetry maps into the root's.
+    pub fn covers(&self, grid: &Grid, to_move: Color) -> Result<u8, String> {
+        let n = self.root.size();
+        if self.rule != Rule::Freestyle {
+            return Err(format!(
+                "covers hold under freestyle only (an extra defender stone can turn the defender's \
+                 five into an overline under {})",
+                self.rule.name()
+            ));
+        }
+        if grid.size() != n {
+            return Err(format!("the certificate is for {n}x{n}"));
+        }
+        if to_move != self.to_move {
+            return Err(format!(
+                "{} is to move there, {} at the certificate's root",
+                to_move.name(),
+                self.to_move.name()
+            ));
+        }
+        let a = self.attacker;
+        (0..8u8)
+            .find(|&t| {
+                grid.points().all(|p| {
+                    let mine = grid.get(p);
+                    let root = self.root.get(super::keys::apply(t, p, n));
+                    match mine {
+                        Some(c) if c == a => root == Some(a),
+                        Some(d) => root == Some(d),
+                        None => root != Some(a),
+                    }
+                })
+            })
+            .ok_or_else(|| {
+                format!(
+                    "no symmetry of the board maps the position's {} stones onto the root's and its \
+                     {} stones into the root's",
+                    a.name(),
+                    (!a).name()
+                )
+            })
+    }
+
     /// The root's stones of `colour`, in point order.
     pub fn root_stones(&self, colour: Color) -> impl Iterator<Item = Point> + '_ {
         self.root
