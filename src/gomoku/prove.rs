@@ -173,10 +173,8 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
             Side::Black => Color::Black,
             Side::White => Color::White,
         }
-    } else if black == white {
-        Color::Black
-    } else if black == white + 1 {
-        Color::White
+    } else if let Some(c) = game_to_move(black, white) {
+        c
     } else {
         bail!(
             "{name}: {black} black and {white} white stones cannot come from a game (Black moves \
@@ -462,14 +460,22 @@ fn cover(c: &Certificate, text: &str) -> anyhow::Result<Result<u8, String>> {
     let n = c.root.size();
     let grid = super::parse_position(text, "--covers", Some(n), c.rule)?.grid;
     let (black, white) = super::counts_without_five(&grid, c.rule, "--covers", "cover")?;
-    let to_move = if black == white {
-        Color::Black
-    } else if black == white + 1 {
-        Color::White
-    } else {
+    let Some(to_move) = game_to_move(black, white) else {
         bail!("--covers '{text}': {black} black and {white} white stones cannot come from a game");
     };
     Ok(c.covers(&grid, to_move))
+}
+
+/// The side to move in a game with these stone counts (Black moves first); `None` when no game
+/// has them.
+fn game_to_move(black: usize, white: usize) -> Option<Color> {
+    if black == white {
+        Some(Color::Black)
+    } else if black == white + 1 {
+        Some(Color::White)
+    } else {
+        None
+    }
 }
 
 /// `bytes` compressed with gzip (a certificate named `*.gz`: its lines share long prefixes, and a
