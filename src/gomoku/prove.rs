@@ -35,6 +35,15 @@ pub enum Side {
     White,
 }
 
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
+    }
+}
+
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Input: a position as `gomoku solve` reads it (a diagram, a move list, a .psq or \
@@ -169,10 +178,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     let n = grid.size();
     let (black, white) = super::counts_without_five(&grid, rule, name, "prove")?;
     let to_move = if let Some(side) = args.to_move {
-        match side {
-            Side::Black => Color::Black,
-            Side::White => Color::White,
-        }
+        Color::from(side)
     } else if let Some(c) = game_to_move(black, white) {
         c
     } else {
@@ -184,11 +190,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     if black + white == n * n {
         bail!("{name}: the board is full");
     }
-    let attacker = match args.attacker {
-        Some(Side::Black) => Color::Black,
-        Some(Side::White) => Color::White,
-        None => to_move,
-    };
+    let attacker = args.attacker.map_or(to_move, Color::from);
     if let Some(out) = &args.out {
         check_output_path(out, "--out")?;
     }
@@ -434,7 +436,7 @@ fn show(x: u32) -> String {
     JSON: {\"valid\":true,\"attacker\":\"black\",\"to_move\":\"black\",\"size\":N,\"rule\":\"freestyle\",\"black\":[points],\"white\":[points], \
     \"positions\":N,\"replies\":N,\"leaves\":N,\"entries\":N,\"seconds\":S} (the claim: the attacker, \
     with the side to move and the root's stones, wins) or \
-    {\"valid\":false,\"error\":\"...\"}."
+    {\"valid\":false,\"error\":\"...\"}. With --covers the report adds \"covers\": [{\"position\",\"covered\",\"symmetry\" or \"why\"}] (text: one line each)."
 )]
 pub struct CheckArgs {
     /// Output format
