@@ -701,3 +701,59 @@ fn the_regression_script_runs_a_suite_against_the_engine() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `scripts/gtp-timer`: GTP passes through unchanged (numbered ids too), each move command's time
+/// is logged with its colour, `--summary` counts them, and an unreadable log is one error line
+/// with exit code 2.
+#[test]
+fn the_timer_script_passes_gtp_through_and_logs_each_move() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("stonelab-gtp-timer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("times.log");
+    let _ = std::fs::remove_file(&log);
+    let mut child = std::process::Command::new("python3")
+        .arg("scripts/gtp-timer")
+        .arg(&log)
+        .args(["--", common::STONELAB, "go", "gtp", "--threads", "1"])
+        .args(["--playouts", "500"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"boardsize 9\nclear_board\ngenmove b\n7 genmove w\nplay b A1\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 6, "{text}");
+    assert!(
+        replies[2].starts_with("= ") && replies[2].len() > 3,
+        "{text}"
+    );
+    assert!(replies[3].starts_with("=7 "), "{text}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<Vec<&str>> = logged.lines().map(|l| l.split(' ').collect()).collect();
+    assert_eq!(lines.len(), 2, "{logged}");
+    assert_eq!((lines[0][0], lines[0][1]), ("genmove", "b"));
+    assert_eq!((lines[1][0], lines[1][1]), ("genmove", "w"));
+    assert!(lines.iter().all(|l| l[2].parse::<f64>().unwrap() >= 0.0));
+    let summary = std::process::Command::new("python3")
+        .args(["scripts/gtp-timer", "--summary"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(summary.status.success());
+    assert!(String::from_utf8_lossy(&summary.stdout).starts_with("2 moves, mean "));
+    let bad = std::process::Command::new("python3")
+        .args(["scripts/gtp-timer", "--summary", "/nonexistent/times.log"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
+}
