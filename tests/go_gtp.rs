@@ -702,16 +702,14 @@ fn the_regression_script_runs_a_suite_against_the_engine() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// `scripts/gtp-timer`: GTP passes through unchanged (numbered ids too), each move command's time
-/// is logged with its colour, `--summary` counts them, and an unreadable log is one error line
-/// with exit code 2.
+/// `scripts/gtp-timer`: GTP passes through unchanged (numbered ids too; a comment line gets no
+/// reply and is not waited for), each move command's time is logged with its colour, `--summary`
+/// counts them, and an unreadable log is one error line with exit code 2.
 #[test]
 fn the_timer_script_passes_gtp_through_and_logs_each_move() {
     use std::io::Write;
-    let dir = std::env::temp_dir().join(format!("stonelab-gtp-timer-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("gtp-timer");
     let log = dir.join("times.log");
-    let _ = std::fs::remove_file(&log);
     let mut child = std::process::Command::new("python3")
         .arg("scripts/gtp-timer")
         .arg(&log)
@@ -725,7 +723,7 @@ fn the_timer_script_passes_gtp_through_and_logs_each_move() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"boardsize 9\nclear_board\ngenmove b\n7 genmove w\nplay b A1\nquit\n")
+        .write_all(b"boardsize 9\n# a comment has no reply\nclear_board\ngenmove b\n7 genmove w\nplay b A1\nquit\n")
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
