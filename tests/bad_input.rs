@@ -222,6 +222,16 @@ fn thread_counts_are_bounded() {
             bad.to_str().unwrap(),
             "expected `NAMES WEIGHT`",
         ),
+        (
+            "--renju-white-weights",
+            bad.to_str().unwrap(),
+            "expected `A B C D",
+        ),
+        (
+            "--renju-black-threat-weights",
+            bad.to_str().unwrap(),
+            "expected `NAMES WEIGHT`",
+        ),
     ] {
         let out = Command::new(common::STONELAB.replace("stonelab", "pbrain-stonelab"))
             .args([flag, file])

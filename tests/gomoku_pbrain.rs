@@ -493,10 +493,15 @@ fn suggest_then_play_what_the_manager_sends() {
 /// The move and the search's `score` word of one move request from a middle-game BOARD, with
 /// `extra` flags (a fixed node budget, so the search is deterministic).
 fn move_and_score(extra: &[&str]) -> (String, String) {
+    move_and_score_under(extra, "INFO rule 0")
+}
+
+/// [`move_and_score`] under the rule that `rule_line` (`INFO rule N`) sets.
+fn move_and_score_under(extra: &[&str], rule_line: &str) -> (String, String) {
     let mut program = vec![BRAIN, "--nodes", "30000"];
     program.extend_from_slice(extra);
     let lines = [
-        "START 15", "BOARD", "7,7,2", "8,8,1", "6,8,2", "9,6,1", "DONE", "END",
+        "START 15", rule_line, "BOARD", "7,7,2", "8,8,1", "6,8,2", "9,6,1", "DONE", "END",
     ];
     let text = raw_session(&program, &lines);
     let message = text
@@ -529,4 +534,45 @@ fn weight_files_replace_the_compiled_in_tables() {
     std::fs::write(&none, "# no threat term\n").unwrap();
     let (_, score) = move_and_score(&["--threat-weights", none.to_str().unwrap()]);
     assert_ne!(score, base.1);
+}
+
+/// Under renju each colour reads its own evaluation and threat weights: the compiled-in renju
+/// files given as files change nothing, another table for either colour changes the score.
+#[test]
+fn renju_weight_files_replace_each_colours_table() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/gomoku/data/");
+    let renju = "INFO rule 4";
+    let base = move_and_score_under(&[], renju);
+    let file = |name: &str| format!("{data}{name}");
+    let same = [
+        (
+            "--renju-black-weights",
+            file("eval-weights-renju-black.txt"),
+        ),
+        (
+            "--renju-white-weights",
+            file("eval-weights-renju-white.txt"),
+        ),
+        (
+            "--renju-black-threat-weights",
+            file("threat-weights-renju-black.txt"),
+        ),
+        (
+            "--renju-white-threat-weights",
+            file("threat-weights-renju-white.txt"),
+        ),
+    ];
+    for (flag, path) in &same {
+        assert_eq!(move_and_score_under(&[flag, path], renju), base, "{flag}");
+    }
+    let other = file("eval-weights-handset.txt");
+    for flag in ["--renju-black-weights", "--renju-white-weights"] {
+        let (_, score) = move_and_score_under(&[flag, &other], renju);
+        assert_ne!(score, base.1, "{flag}");
+    }
+    // The freestyle tables do not touch renju.
+    assert_eq!(
+        move_and_score_under(&["--eval-weights", &other], renju),
+        base
+    );
 }

@@ -396,3 +396,98 @@ for s in ["+M7", "-M7", "999990", "-999993", "100", "-100", "0", "5000", "-5000"
         assert!((v - sigmoid(s)).abs() < 1e-12, "{s}: {v}");
     }
 }
+
+/// Under renju each colour has weights of its own: `--out` writes Black's and `--out-white`
+/// White's (both in the compiled-in format, and only together), `--threat-out` and
+/// `--threat-out-white` the threat weights by side to move; `--out-white` is refused elsewhere.
+#[test]
+fn tune_under_renju_writes_weights_per_colour() {
+    let dir = temp("renju");
+    let labels = dir.join("labels.jsonl");
+    let head = |rule: &str| {
+        format!(
+            r#"{{"record":"stonelab gomoku labels","version":1,"size":15,"rule":"{rule}","brain":"x","turn_ms":100,"scale":200.0,"sources":[]}}"#
+        )
+    };
+    let rows = [
+        (r#"[[7,7],[0,0],[8,7],[0,14]]"#, 0.9),
+        (r#"[[7,7],[0,0],[8,7],[0,14],[9,8]]"#, 0.2),
+        (r#"[[7,7],[0,0],[7,8],[14,0],[6,6]]"#, 0.35),
+        (r#"[[7,7],[0,0],[7,8]]"#, 0.3),
+    ];
+    let mut text = format!("{}\n", head("renju"));
+    for (moves, value) in rows {
+        text.push_str(&format!(
+            "{{\"moves\":{moves},\"score\":\"0\",\"value\":{value}}}\n"
+        ));
+    }
+    std::fs::write(&labels, &text).unwrap();
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let tune = |extra: &[&str]| {
+        let mut args = vec![
+            "gomoku".to_string(),
+            "tune".into(),
+            labels.to_str().unwrap().into(),
+            "--epochs".into(),
+            "50".into(),
+            "--holdout".into(),
+            "0".into(),
+            "--model".into(),
+            "table".into(),
+        ];
+        args.extend(extra.iter().map(|s| (*s).to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        common::stonelab_with_input(&args, "")
+    };
+    let (b, w, tb, tw) = (path("b.txt"), path("w.txt"), path("tb.txt"), path("tw.txt"));
+    let o = tune(&[
+        "--out",
+        &b,
+        "--out-white",
+        &w,
+        "--threat-out",
+        &tb,
+        "--threat-out-white",
+        &tw,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (file, who) in [(&b, "Black's renju"), (&w, "White's renju")] {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.starts_with(&format!("# {who} weights")), "{text}");
+        assert_eq!(
+            stonelab_gomoku::engine::weights::parse(&text)
+                .unwrap()
+                .len(),
+            1820
+        );
+    }
+    // The colours were fitted apart: the files differ.
+    assert_ne!(
+        std::fs::read_to_string(&b)
+            .unwrap()
+            .lines()
+            .skip(10)
+            .collect::<Vec<_>>(),
+        std::fs::read_to_string(&w)
+            .unwrap()
+            .lines()
+            .skip(10)
+            .collect::<Vec<_>>()
+    );
+    for file in [&tb, &tw] {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.contains("under renju"), "{text}");
+        assert!(stonelab_gomoku::engine::threats::parse(&text).is_ok());
+    }
+    // One colour's file alone is refused, as is --out-white under another rule.
+    let o = tune(&["--out", &b]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--out-white"));
+    let o = tune(&["--threat-out", &tb]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::write(&labels, text.replacen("renju", "freestyle", 1)).unwrap();
+    let o = tune(&["--out", &b, "--out-white", &w]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("only under renju"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

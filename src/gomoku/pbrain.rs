@@ -68,6 +68,25 @@ pub struct Args {
     /// writes it), for experiments
     #[arg(long = "threat-weights", value_name = "FILE")]
     pub threat_weights: Option<std::path::PathBuf>,
+    /// Black's evaluation weights under renju from this file instead of the compiled-in
+    /// `crates/gomoku/data/eval-weights-renju-black.txt` (the same format; `gomoku tune --out` on
+    /// renju records writes it), for experiments
+    #[arg(long = "renju-black-weights", value_name = "FILE")]
+    pub renju_black_weights: Option<std::path::PathBuf>,
+    /// White's evaluation weights under renju from this file instead of the compiled-in
+    /// `crates/gomoku/data/eval-weights-renju-white.txt` (`gomoku tune --out-white` writes it),
+    /// for experiments
+    #[arg(long = "renju-white-weights", value_name = "FILE")]
+    pub renju_white_weights: Option<std::path::PathBuf>,
+    /// The threat-mask weights under renju with Black to move from this file instead of the
+    /// compiled-in `crates/gomoku/data/threat-weights-renju-black.txt` (`gomoku tune
+    /// --threat-out` on renju records writes it), for experiments
+    #[arg(long = "renju-black-threat-weights", value_name = "FILE")]
+    pub renju_black_threat_weights: Option<std::path::PathBuf>,
+    /// The same with White to move (`threat-weights-renju-white.txt`; `gomoku tune
+    /// --threat-out-white`)
+    #[arg(long = "renju-white-threat-weights", value_name = "FILE")]
+    pub renju_white_threat_weights: Option<std::path::PathBuf>,
 }
 
 /// Largest `--tt-mib`: 16 GiB of table.
@@ -87,6 +106,26 @@ pub fn run(args: &Args) -> std::io::Result<()> {
         ("--eval-weights", &args.eval_weights, Table::Eval),
         ("--order-weights", &args.order_weights, Table::Order),
         ("--threat-weights", &args.threat_weights, Table::Threat),
+        (
+            "--renju-black-weights",
+            &args.renju_black_weights,
+            Table::RenjuBlack,
+        ),
+        (
+            "--renju-white-weights",
+            &args.renju_white_weights,
+            Table::RenjuWhite,
+        ),
+        (
+            "--renju-black-threat-weights",
+            &args.renju_black_threat_weights,
+            Table::ThreatRenjuBlack,
+        ),
+        (
+            "--renju-white-threat-weights",
+            &args.renju_white_threat_weights,
+            Table::ThreatRenjuWhite,
+        ),
     ] {
         if let Some(path) = path {
             let text = std::fs::read_to_string(path).map_err(|e| {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use stonelab_gomoku::engine::cells::COMBINATIONS;
 use stonelab_gomoku::engine::selfplay::{self, Outcome, Settings};
-use stonelab_gomoku::engine::tune::{self, Fit, Samples, THREAT_BASE, WEIGHTS};
+use stonelab_gomoku::engine::tune::{self, Fit, Samples};
 use stonelab_gomoku::engine::Class;
 use stonelab_gomoku::engine::{threats, weights};
 use stonelab_gomoku::{Color, Point, Rule};
@@ -267,17 +267,27 @@ pub struct TuneArgs {
     /// Percent of the games held out to measure the fit (every k-th game)
     #[arg(long, default_value_t = 10)]
     holdout: u32,
-    /// Write the fitted weights here (the format of crates/gomoku/data/eval-weights.txt)
+    /// Write the fitted weights here (the format of crates/gomoku/data/eval-weights.txt); under
+    /// renju Black's weights (crates/gomoku/data/eval-weights-renju-black.txt)
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Under renju: write White's fitted weights here (the format of
+    /// crates/gomoku/data/eval-weights-renju-white.txt); required with --out under renju
+    #[arg(long, value_name = "FILE")]
+    out_white: Option<PathBuf>,
     /// Keep the threat-mask weights as compiled in (by default `table` and `both` fit them with
     /// the cell weights)
     #[arg(long)]
     no_threats: bool,
     /// Write the fitted threat-mask weights here (the format of
-    /// crates/gomoku/data/threat-weights.txt)
+    /// crates/gomoku/data/threat-weights.txt); under renju those with Black to move
+    /// (crates/gomoku/data/threat-weights-renju-black.txt)
     #[arg(long)]
     threat_out: Option<PathBuf>,
+    /// Under renju: write the fitted threat-mask weights with White to move here
+    /// (crates/gomoku/data/threat-weights-renju-white.txt); required with --threat-out under renju
+    #[arg(long, value_name = "FILE")]
+    threat_out_white: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -366,7 +376,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     for path in &args.records {
         let text = read_text(path)?;
         let mut lines = text.lines();
-        let (head, size, rule) = record_header(path, lines.next(), &mut board, &Rule::ALL[..2])?;
+        let (head, size, rule) = record_header(path, lines.next(), &mut board, &Rule::ALL)?;
         if head["record"].as_str() == Some(LABELS_RECORD) {
             for (i, line) in lines.enumerate() {
                 let l: LabelLine = serde_json::from_str(line).with_context(|| {
@@ -434,11 +444,26 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     if train.is_empty() {
         bail!("no positions to fit in the records");
     }
-    let start = tune::current_weights();
+    let rule = board.map_or(Rule::Freestyle, |b| b.1);
+    let renju = rule == Rule::Renju;
+    if renju && args.threat_out.is_some() != args.threat_out_white.is_some() {
+        bail!("under renju --threat-out (Black to move) and --threat-out-white go together");
+    }
+    if !renju && args.threat_out_white.is_some() {
+        bail!("--threat-out-white: only under renju, where each side to move has threat weights of its own");
+    }
+    if renju && args.out.is_some() != args.out_white.is_some() {
+        bail!("under renju --out (Black's weights) and --out-white (White's) go together");
+    }
+    if !renju && args.out_white.is_some() {
+        bail!("--out-white: only under renju, where each colour has weights of its own");
+    }
+    let (threat_base, n_weights) = (tune::threat_base(rule), tune::weights_len(rule));
+    let start = tune::current_weights_for(rule);
     let scale = tune::best_scale(&train, &start);
-    let frozen: Vec<bool> = (0..WEIGHTS)
+    let frozen: Vec<bool> = (0..n_weights)
         .map(|k| {
-            if k >= THREAT_BASE {
+            if k >= threat_base {
                 return args.no_threats;
             }
             let ks = stonelab_gomoku::engine::cells::combinations()[k % COMBINATIONS];
@@ -513,25 +538,62 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         write_atomically(out, text.as_bytes())
             .with_context(|| format!("cannot write '{}'", out.display()))
     };
-    if let Some(out) = &args.threat_out {
-        let threat: Vec<i32> = rounded[THREAT_BASE..].iter().map(|&w| w as i32).collect();
-        let header = header_of([
-            "Threat-mask weights of stonelab's Gomoku engine (crates/gomoku/src/engine/threats.rs): the",
-            "weight of each combination of threats the two sides hold, from the side to move's view;",
-            "masks not listed weigh 0.",
-        ]);
-        save(out, threats::format(&header, &threat))?;
+    let threat_outs = [
+        (
+            Color::Black,
+            &args.threat_out,
+            if renju {
+                " under renju, Black to move"
+            } else {
+                ""
+            },
+        ),
+        (
+            Color::White,
+            &args.threat_out_white,
+            " under renju, White to move",
+        ),
+    ];
+    for (s, out, what) in threat_outs {
+        if let Some(out) = out {
+            let from = tune::threat_number(rule, s, 0);
+            let threat: Vec<i32> = rounded[from..from + threats::THREAT_MASKS]
+                .iter()
+                .map(|&w| w as i32)
+                .collect();
+            let header = header_of([
+                &format!("Threat-mask weights of stonelab's Gomoku engine{what} (crates/gomoku/src/engine/threats.rs): the"),
+                "weight of each combination of threats the two sides hold, from the side to move's view;",
+                "masks not listed weigh 0.",
+            ]);
+            save(out, threats::format(&header, &threat))?;
+        }
     }
-    if let Some(out) = &args.out {
-        let pairs: Vec<(i32, i32)> = (0..COMBINATIONS)
-            .map(|i| (rounded[i] as i32, rounded[COMBINATIONS + i] as i32))
-            .collect();
-        let header = header_of([
-            "Evaluation weights of stonelab's Gomoku engine, one line per combination of a cell's four",
-            "direction classes (strongest first): the weight when the cell's colour is to move, and when it",
-            "waits. Format: crates/gomoku/src/engine/weights.rs.",
-        ]);
-        save(out, weights::format(&header, &pairs))?;
+    let pairs = |colour: Color| -> Vec<(i32, i32)> {
+        (0..COMBINATIONS)
+            .map(|i| {
+                let at = |to_move| rounded[tune::weight_number(rule, colour, i, to_move)] as i32;
+                (at(true), at(false))
+            })
+            .collect()
+    };
+    let outs = [
+        (
+            Color::Black,
+            &args.out,
+            if renju { "Black's renju" } else { "Evaluation" },
+        ),
+        (Color::White, &args.out_white, "White's renju"),
+    ];
+    for (colour, out, what) in outs {
+        if let Some(out) = out {
+            let header = header_of([
+                &format!("{what} weights of stonelab's Gomoku engine, one line per combination of a cell's four"),
+                "direction classes (strongest first): the weight when the cell's colour is to move, and when it",
+                "waits. Format: crates/gomoku/src/engine/weights.rs.",
+            ]);
+            save(out, weights::format(&header, &pairs(colour)))?;
+        }
     }
     match args.format {
         Format::Json => crate::common::print_json(&report)?,
@@ -550,7 +612,17 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             "B1", "F1", "B2", "F2", "F2A", "F2B", "B3", "F3", "F3S", "B4", "F4", "4+4", "4+3",
             "3+3", "2+2",
         ];
-        for (side, chunk) in ["to move", "waiting"].iter().zip(t.chunks(names.len())) {
+        let sides: &[&str] = if renju {
+            &[
+                "Black to move",
+                "Black waiting",
+                "White to move",
+                "White waiting",
+            ]
+        } else {
+            &["to move", "waiting"]
+        };
+        for (side, chunk) in sides.iter().zip(t.chunks(names.len())) {
             let cells: Vec<String> = names
                 .iter()
                 .zip(chunk)

@@ -14,7 +14,7 @@
 use std::sync::OnceLock;
 
 use super::classes::{Class, CLASSES};
-use super::weights;
+use super::weights::{self, Source};
 
 /// Value of one direction's class to the colour that would play there (move ordering).
 pub const CLASS_VALUE: [i32; CLASSES] = [0, 1, 1, 4, 10, 10, 10, 12, 40, 40, 45, 300, 2000];
@@ -70,20 +70,27 @@ pub fn index(ks: [u8; 4]) -> usize {
         + usize::from(ks[3])
 }
 
-/// The table: one entry per four classes ([`index`]).
+/// The table: one entry per four classes ([`index`]), with the shared evaluation weights.
 #[must_use]
 pub fn table() -> &'static [Cell; ENTRIES] {
-    static TABLE: OnceLock<Box<[Cell; ENTRIES]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
+    table_of(Source::Shared)
+}
+
+/// The table with the evaluation weights of `source` (the other fields are the same in every
+/// table): under renju each colour's cells read their own table.
+#[must_use]
+pub fn table_of(source: Source) -> &'static [Cell; ENTRIES] {
+    static TABLES: [OnceLock<Box<[Cell; ENTRIES]>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    TABLES[source as usize].get_or_init(|| {
         let mut t = Box::new([Cell::default(); ENTRIES]);
         for (i, cell) in t.iter_mut().enumerate() {
-            *cell = reference_cell(classes_of(i));
+            *cell = reference_cell_of(source, classes_of(i));
         }
         t
     })
 }
 
-/// The four classes of table index `i`.
 fn classes_of(i: usize) -> [Class; 4] {
     let mut ks = [Class::Dead; 4];
     let mut r = i;
@@ -128,9 +135,15 @@ pub fn combination_index(mut ks: [Class; 4]) -> usize {
     usize::from(numbers[index(ks.map(|k| k as u8))])
 }
 
-/// The entry of four classes, computed directly.
+/// The entry of four classes, computed directly (shared evaluation weights).
 #[must_use]
 pub fn reference_cell(ks: [Class; 4]) -> Cell {
+    reference_cell_of(Source::Shared, ks)
+}
+
+/// The entry of four classes with the evaluation weights of `source`, computed directly.
+#[must_use]
+pub fn reference_cell_of(source: Source, ks: [Class; 4]) -> Cell {
     let value: i32 = ks.iter().map(|&k| CLASS_VALUE[k as usize]).sum();
     let threats = ks.iter().filter(|&&k| k >= Class::F3).count();
     let fours = ks.iter().filter(|&&k| k >= Class::B4).count();
@@ -152,7 +165,7 @@ pub fn reference_cell(ks: [Class; 4]) -> Cell {
         flags |= THREE;
     }
     let combination = combination_index(ks);
-    let (to_move, waiting) = weights::weight(combination);
+    let (to_move, waiting) = weights::weight_of(source, combination);
     let (attack, defend) = weights::order(combination);
     Cell {
         value: (value + bonus) as i16,
@@ -201,5 +214,27 @@ mod tests {
         // The table's memory: 14 bytes an entry, 391 KiB in all.
         assert_eq!(std::mem::size_of::<Cell>(), 14);
         assert_eq!(std::mem::size_of_val(t), 399_854);
+    }
+
+    /// The renju tables equal their direct computation, and differ from the shared table only in
+    /// the evaluation weights, which are those of their files.
+    #[test]
+    fn renju_tables_carry_their_colours_weights() {
+        for source in [Source::RenjuBlack, Source::RenjuWhite] {
+            let t = table_of(source);
+            for (i, cell) in t.iter().enumerate() {
+                let ks = classes_of(i);
+                assert_eq!(*cell, reference_cell_of(source, ks));
+                let shared = table()[i];
+                let (to_move, waiting) = weights::weight_of(source, usize::from(cell.combination));
+                assert_eq!((cell.to_move, cell.waiting), (to_move, waiting));
+                let same = Cell {
+                    to_move: shared.to_move,
+                    waiting: shared.waiting,
+                    ..*cell
+                };
+                assert_eq!(same, shared);
+            }
+        }
     }
 }

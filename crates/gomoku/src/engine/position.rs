@@ -10,6 +10,7 @@
 use crate::engine::cells::{self, Cell, FIVE, FOUR, OPEN_FOUR, THREE};
 use crate::engine::classes::{Class, ClassTable};
 use crate::engine::threats;
+use crate::engine::weights::Source;
 use crate::tables::codes::PAD;
 use crate::tables::geometry::Geometry;
 use crate::tables::pattern::window_key;
@@ -58,7 +59,9 @@ pub struct Position {
     geo: &'static Geometry,
     /// Per cell (`y * size + x`), per direction: white class | black class << 4 (0 when occupied).
     classes: Vec<[u8; 4]>,
-    cells: &'static [Cell; cells::ENTRIES],
+    /// Per colour: the cell table its cells read ([`cells::table_of`]; the same table but under
+    /// renju, where each colour has evaluation weights of its own).
+    cells: [&'static [Cell; cells::ENTRIES]; 2],
     /// Per cell, per colour: the cell's [`cells::table`] index (0 when occupied).
     entries: Vec<[u16; 2]>,
     /// Per cell, per colour: the cell's entry of the table (`entries`' entry, kept here so that a
@@ -71,7 +74,8 @@ pub struct Position {
     class_sets: [ClassSets; 2],
     /// Per colour: how many empty cells have each threat kind ([`threats::Kind`] less one).
     kinds: [[u16; threats::KINDS]; 2],
-    threat_weights: &'static [i32],
+    /// Per side to move: the threat-mask weights ([`threats::table_for`]).
+    threat_weights: [&'static [i32]; 2],
     hash: u64,
     /// The moves played, in order.
     moves: Vec<(Point, Color)>,
@@ -93,6 +97,16 @@ struct Undo {
     weights: [[i64; 2]; 2],
     kinds: [[u16; threats::KINDS]; 2],
     cells_from: usize,
+}
+
+/// Renju: what Black's forbidden cells add to the evaluation's sums, which leaves them out.
+#[derive(Clone, Copy, Debug, Default)]
+struct FoulSummary {
+    /// The sums of their to-move and waiting weights.
+    to_move: i64,
+    waiting: i64,
+    /// How many of them have each threat kind ([`threats::Kind`] less one).
+    kinds: [u16; threats::KINDS],
 }
 
 /// One cell's state before a quick make changed it.
@@ -121,14 +135,14 @@ impl Position {
             geo: board.geometry(),
             board,
             classes: vec![[0; 4]; size * size],
-            cells: cells::table(),
+            cells: Color::ALL.map(|c| cells::table_of(Source::of(rule, c))),
             entries: vec![[0; 2]; size * size],
             values: vec![[Cell::default(); 2]; size * size],
             totals: [0; 2],
             weights: [[0; 2]; 2],
             class_sets: [ClassSets::default(); 2],
             kinds: [[0; threats::KINDS]; 2],
-            threat_weights: threats::table(),
+            threat_weights: Color::ALL.map(|c| threats::table_for(rule, c)),
             hash: 0,
             moves: Vec::new(),
             quick: 0,
@@ -286,40 +300,101 @@ impl Position {
     #[must_use]
     pub fn evaluate(&self, s: Color) -> i32 {
         let mut v = self.weights[s.index()][0] - self.weights[(!s).index()][1];
-        if self.has_fouls(Color::Black) {
+        let mask = if self.has_fouls(Color::Black) {
             // Renju: Black's forbidden cells are no threats of Black's.
-            let (to_move, waiting) = self.black_foul_weights();
-            v -= if s == Color::Black { to_move } else { -waiting };
-        }
-        if self.rule() != Rule::Renju {
-            v += i64::from(self.threat_weights[self.threat_mask(s)]);
-        }
+            let fouls = self.black_fouls_summary();
+            v -= if s == Color::Black {
+                fouls.to_move
+            } else {
+                -fouls.waiting
+            };
+            self.mask_without(s, &fouls.kinds)
+        } else {
+            self.threat_mask_counted(s)
+        };
+        v += i64::from(self.threat_weights[s.index()][mask]);
         v as i32
     }
 
-    /// The threat mask for the side to move `s` ([`threats::mask`]): the evaluation's threat
-    /// term (not under renju, whose forbidden cells the kinds do not know).
-    #[inline]
+    /// The threat mask for the side to move `s` ([`threats::mask`]) that the evaluation weighs:
+    /// under renju Black's forbidden cells count for no threat.
     #[must_use]
     pub fn threat_mask(&self, s: Color) -> usize {
+        if self.has_fouls(Color::Black) {
+            self.mask_without(s, &self.black_fouls_summary().kinds)
+        } else {
+            self.threat_mask_counted(s)
+        }
+    }
+
+    /// The threat mask of every empty cell's kind.
+    #[inline]
+    fn threat_mask_counted(&self, s: Color) -> usize {
         threats::mask(&self.kinds[s.index()], &self.kinds[(!s).index()])
     }
 
-    /// Renju: the evaluation weights (to move, waiting) of Black's forbidden cells, among the cells
+    /// The threat mask with Black's cells of `fouls` kinds (counts) left out.
+    fn mask_without(&self, s: Color, fouls: &[u16; threats::KINDS]) -> usize {
+        let mut black = self.kinds[Color::Black.index()];
+        for (k, n) in black.iter_mut().zip(fouls) {
+            *k -= n;
+        }
+        let white = &self.kinds[Color::White.index()];
+        match s {
+            Color::Black => threats::mask(&black, white),
+            Color::White => threats::mask(white, &black),
+        }
+    }
+
+    /// Renju: the evaluation weights and threat kinds of Black's forbidden cells, among the cells
     /// where Black makes a four or a three (a forbidden cell makes two of them, or an overline,
     /// whose cells carry no threat weight).
-    fn black_foul_weights(&self) -> (i64, i64) {
-        let sets = &self.class_sets[Color::Black.index()];
-        let (mut to_move, mut waiting) = (0, 0);
-        for p in (sets.four | sets.three).iter() {
-            if sets.five.contains(p) || crate::renju::foul(&self.board, p).is_none() {
-                continue;
-            }
+    fn black_fouls_summary(&self) -> FoulSummary {
+        let mut out = FoulSummary::default();
+        self.for_each_black_foul(|p| {
             let cell = self.values[self.index(p)][Color::Black.index()];
-            to_move += i64::from(cell.to_move);
-            waiting += i64::from(cell.waiting);
+            out.to_move += i64::from(cell.to_move);
+            out.waiting += i64::from(cell.waiting);
+            if cell.kind != 0 {
+                out.kinds[usize::from(cell.kind) - 1] += 1;
+            }
+        });
+        out
+    }
+
+    /// Renju: calls `f` on each of Black's forbidden cells that [`Position::evaluate`] leaves out, those where Black
+    /// makes a four or a three and no five (a forbidden cell makes two of them, or an overline,
+    /// whose cells carry no threat weight).
+    fn for_each_black_foul(&self, mut f: impl FnMut(Point)) {
+        let sets = &self.class_sets[Color::Black.index()];
+        for p in (sets.four | sets.three).iter() {
+            if !sets.five.contains(p) && crate::renju::foul(&self.board, p).is_some() {
+                f(p);
+            }
         }
-        (to_move, waiting)
+    }
+
+    /// [`Position::for_each_black_foul`]'s cells as indices when `c` has forbidden cells, else
+    /// none.
+    fn foul_cells(&self, c: Color) -> Vec<usize> {
+        let mut out = Vec::new();
+        if self.has_fouls(c) {
+            self.for_each_black_foul(|p| out.push(self.index(p)));
+        }
+        out
+    }
+
+    /// The class combinations of colour `c`'s cells that [`Position::evaluate`] adds up: every
+    /// empty cell's ([`cells::combinations`]) but, under renju, Black's forbidden cells (the
+    /// tuner's features).
+    pub fn evaluated_combinations(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
+        let fouls = self.foul_cells(c);
+        self.entries
+            .iter()
+            .zip(&self.values)
+            .enumerate()
+            .filter(move |(i, (e, _))| e[c.index()] != 0 && !fouls.contains(i))
+            .map(move |(_, (_, v))| usize::from(v[c.index()].combination))
     }
 
     /// Each cell's class combination for colour `c` ([`cells::combinations`]), for empty cells
@@ -507,7 +582,7 @@ impl Position {
                 continue;
             }
             // The entry it had is kept beside the cell: only the new one is read from the table.
-            let now = self.cells[e];
+            let now = self.cells[c.index()][e];
             let was = std::mem::replace(&mut self.values[i][c.index()], now);
             self.totals[c.index()] += i64::from(now.value) - i64::from(was.value);
             let w = &mut self.weights[c.index()];
@@ -567,7 +642,12 @@ mod tests {
         }
         let p = Point::new(6, 4);
         assert!(pos.is_foul(p, Color::Black));
-        let (to_move, waiting) = pos.black_foul_weights();
+        let FoulSummary {
+            to_move,
+            waiting,
+            kinds,
+        } = pos.black_fouls_summary();
+        assert!(kinds.iter().sum::<u16>() >= 1);
         assert!(to_move != 0 && waiting != 0, "{to_move} {waiting}");
         let raw = |s: Color| pos.weights[s.index()][0] - pos.weights[(!s).index()][1];
         assert_eq!(
@@ -587,7 +667,7 @@ mod tests {
     #[test]
     fn threat_mask_equals_the_cells_counted() {
         let mut rng = stonelab_rand::Xorshift64Star::new(0x7412_5A5A_0101_9999);
-        for rule in [Rule::Freestyle, Rule::Standard] {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
             for _ in 0..40 {
                 let mut pos = Position::new(15, rule);
                 let mut c = Color::Black;
@@ -611,6 +691,11 @@ mod tests {
                                 for (side, col) in [s, !s].into_iter().enumerate() {
                                     let ks = Direction::ALL.map(|d| pos.class(p, d, col));
                                     let k = threats::kind(ks) as usize;
+                                    // Renju: Black's forbidden cells count for no threat (a
+                                    // five is never forbidden).
+                                    if pos.is_foul(p, col) && k != threats::Kind::Five as usize {
+                                        continue;
+                                    }
                                     if k != 0 {
                                         counts[side][k - 1] += 1;
                                     }

@@ -115,7 +115,49 @@ pub fn mask(own: &[u16; KINDS], opp: &[u16; KINDS]) -> usize {
     m
 }
 
+/// The compiled-in threat weights under renju with Black to move (the masks leave out Black's
+/// forbidden cells; masks not listed weigh 0).
+pub const THREAT_RENJU_BLACK_FILE: &str = include_str!("../../data/threat-weights-renju-black.txt");
+
+/// The compiled-in threat weights under renju with White to move.
+pub const THREAT_RENJU_WHITE_FILE: &str = include_str!("../../data/threat-weights-renju-white.txt");
+
 static WEIGHTS: OnceLock<Vec<i32>> = OnceLock::new();
+static RENJU_BLACK: OnceLock<Vec<i32>> = OnceLock::new();
+static RENJU_WHITE: OnceLock<Vec<i32>> = OnceLock::new();
+
+/// The threat weights with side to move `c` under `rule`: the shared table but under renju, where
+/// each side to move has one of its own.
+#[must_use]
+pub fn table_for(rule: crate::Rule, c: crate::Color) -> &'static [i32] {
+    let (lock, file, name) = match super::weights::Source::of(rule, c) {
+        super::weights::Source::Shared => return table(),
+        super::weights::Source::RenjuBlack => (
+            &RENJU_BLACK,
+            THREAT_RENJU_BLACK_FILE,
+            "threat-weights-renju-black.txt",
+        ),
+        super::weights::Source::RenjuWhite => (
+            &RENJU_WHITE,
+            THREAT_RENJU_WHITE_FILE,
+            "threat-weights-renju-white.txt",
+        ),
+    };
+    lock.get_or_init(|| parse(file).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+/// [`replace`] for the renju table of side to move `c`.
+///
+/// # Errors
+/// The text does not parse, or the table has been read already.
+pub fn replace_renju(c: crate::Color, text: &str) -> Result<(), String> {
+    let lock = match c {
+        crate::Color::Black => &RENJU_BLACK,
+        crate::Color::White => &RENJU_WHITE,
+    };
+    lock.set(parse(text)?)
+        .map_err(|_| "the weights were read before they could be replaced".to_string())
+}
 
 /// The weights, one per mask: the compiled-in file's, or those given to [`replace`].
 #[must_use]

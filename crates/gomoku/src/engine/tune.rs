@@ -23,6 +23,55 @@ pub const WEIGHTS: usize = 2 * COMBINATIONS + THREAT_MASKS;
 /// The number of the first threat-mask weight.
 pub const THREAT_BASE: usize = 2 * COMBINATIONS;
 
+/// The number of weights under renju, where each colour has its own ([`super::weights::Source`]):
+/// Black's to-move and waiting weights, then White's, then the threat masks' with Black to move,
+/// then with White to move ([`super::threats::table_for`]).
+pub const RENJU_WEIGHTS: usize = 4 * COMBINATIONS + 2 * THREAT_MASKS;
+
+/// The number of the first threat-mask weight under renju.
+pub const RENJU_THREAT_BASE: usize = 4 * COMBINATIONS;
+
+/// The number of weights of samples under `rule` ([`WEIGHTS`] or [`RENJU_WEIGHTS`]).
+#[must_use]
+pub fn weights_len(rule: Rule) -> usize {
+    if rule == Rule::Renju {
+        RENJU_WEIGHTS
+    } else {
+        WEIGHTS
+    }
+}
+
+/// The number of the first threat-mask weight under `rule`.
+#[must_use]
+pub fn threat_base(rule: Rule) -> usize {
+    if rule == Rule::Renju {
+        RENJU_THREAT_BASE
+    } else {
+        THREAT_BASE
+    }
+}
+
+/// The number of the weight of threat mask `m` with `s` to move under `rule`.
+#[must_use]
+pub fn threat_number(rule: Rule, s: Color, m: usize) -> usize {
+    match (rule, s) {
+        (Rule::Renju, Color::White) => RENJU_THREAT_BASE + THREAT_MASKS + m,
+        _ => threat_base(rule) + m,
+    }
+}
+
+/// The weight number of colour `c`'s combination `i` as the side to move (or waiting) under
+/// `rule`.
+#[must_use]
+pub fn weight_number(rule: Rule, c: Color, i: usize, to_move: bool) -> usize {
+    let side = if to_move { 0 } else { COMBINATIONS };
+    let colour = match (rule, c) {
+        (Rule::Renju, Color::White) => 2 * COMBINATIONS,
+        _ => 0,
+    };
+    colour + side + i
+}
+
 /// Samples in a flat store: sample `i`'s features are `features[starts[i]..starts[i + 1]]`, each a
 /// weight number and a signed count (negative for the waiting side's combinations).
 #[derive(Clone, Debug, Default)]
@@ -116,14 +165,15 @@ impl Samples {
         if decided {
             return false;
         }
-        let mut counts = vec![0i16; WEIGHTS];
-        for i in pos.combinations(s) {
-            counts[i] += 1;
+        let rule = pos.rule();
+        let mut counts = vec![0i16; weights_len(rule)];
+        for i in pos.evaluated_combinations(s) {
+            counts[weight_number(rule, s, i, true)] += 1;
         }
-        for i in pos.combinations(!s) {
-            counts[COMBINATIONS + i] -= 1;
+        for i in pos.evaluated_combinations(!s) {
+            counts[weight_number(rule, !s, i, false)] -= 1;
         }
-        counts[THREAT_BASE + pos.threat_mask(s)] += 1;
+        counts[threat_number(rule, s, pos.threat_mask(s))] += 1;
         for (i, n) in counts.iter().enumerate() {
             if *n != 0 {
                 self.features.push((i as u16, *n));
@@ -171,6 +221,25 @@ pub fn current_weights() -> Vec<f64> {
     let mut w = weights_of(super::weights::WEIGHTS_FILE);
     for (m, &t) in super::threats::table().iter().enumerate() {
         w[THREAT_BASE + m] = f64::from(t);
+    }
+    w
+}
+
+/// The compiled-in weights under `rule` as one vector ([`current_weights`], or under renju
+/// Black's to-move and waiting weights, White's, then the threat masks').
+#[must_use]
+pub fn current_weights_for(rule: Rule) -> Vec<f64> {
+    if rule != Rule::Renju {
+        return current_weights();
+    }
+    let black = weights_of(super::weights::RENJU_BLACK_FILE);
+    let white = weights_of(super::weights::RENJU_WHITE_FILE);
+    let mut w = Vec::with_capacity(RENJU_WEIGHTS);
+    w.extend_from_slice(&black[..THREAT_BASE]);
+    w.extend_from_slice(&white[..THREAT_BASE]);
+    for s in [Color::Black, Color::White] {
+        let table = super::threats::table_for(Rule::Renju, s);
+        w.extend(table.iter().map(|&t| f64::from(t)));
     }
     w
 }
@@ -273,10 +342,16 @@ impl Design {
     #[must_use]
     pub fn classes(start: &[f64], frozen: &[bool]) -> (Design, Vec<f64>) {
         let combos = super::cells::combinations();
-        let mut base = vec![0.0; WEIGHTS];
-        let mut terms = vec![Vec::new(); WEIGHTS];
-        for k in 0..WEIGHTS {
-            if frozen[k] || k >= THREAT_BASE {
+        let n = start.len();
+        let threat_base = if n == RENJU_WEIGHTS {
+            RENJU_THREAT_BASE
+        } else {
+            THREAT_BASE
+        };
+        let mut base = vec![0.0; n];
+        let mut terms = vec![Vec::new(); n];
+        for k in 0..n {
+            if frozen[k] || k >= threat_base {
                 base[k] = start[k];
                 continue;
             }
@@ -307,13 +382,18 @@ impl Design {
             1.0, 1.0, 4.0, 10.0, 10.0, 10.0, 12.0, 40.0, 40.0, 45.0, 300.0, 250.0, 250.0, 250.0,
             0.0,
         ];
-        let mut theta: Vec<f64> = own.to_vec();
-        theta.extend(own.iter().map(|v| v * 0.9));
+        // A side per block of combinations: to move and waiting, and under renju per colour.
+        let sides = threat_base / COMBINATIONS;
+        let mut theta: Vec<f64> = Vec::with_capacity(sides * CLASS_PARAMS);
+        for _ in 0..sides / 2 {
+            theta.extend_from_slice(&own);
+            theta.extend(own.iter().map(|v| v * 0.9));
+        }
         (
             Design {
                 base,
                 terms,
-                params: 2 * CLASS_PARAMS,
+                params: sides * CLASS_PARAMS,
             },
             theta,
         )
@@ -469,6 +549,72 @@ mod tests {
             Err(0)
         );
         assert_eq!(samples.len(), 1);
+    }
+
+    /// Under renju each colour has weights of its own and Black's forbidden cells are left out, as
+    /// the engine's evaluation does: a sample's evaluation under the compiled-in renju weights is
+    /// the engine's, with either side to move, in a position where Black has a double three.
+    #[test]
+    fn renju_samples_evaluate_as_the_engine_with_weights_per_colour() {
+        let pts = |v: &[(u8, u8)]| v.iter().map(|&(x, y)| Point::new(x, y)).collect::<Vec<_>>();
+        // Black's (6,4) makes two threes: forbidden.
+        let black_to_move = pts(&[
+            (6, 2),
+            (0, 0),
+            (6, 3),
+            (14, 0),
+            (4, 4),
+            (0, 14),
+            (5, 4),
+            (14, 14),
+        ]);
+        let mut white_to_move = black_to_move.clone();
+        white_to_move.push(Point::new(11, 11));
+        let w = current_weights_for(Rule::Renju);
+        assert_eq!(w.len(), RENJU_WEIGHTS);
+        for (moves, s) in [
+            (&black_to_move, Color::Black),
+            (&white_to_move, Color::White),
+        ] {
+            let mut samples = Samples::new();
+            assert_eq!(samples.add_position(15, Rule::Renju, moves, 0.5), Ok(true));
+            let mut pos = Position::new(15, Rule::Renju);
+            let mut c = Color::Black;
+            for &p in moves {
+                pos.make(p, c);
+                c = !c;
+            }
+            assert!(pos.is_foul(Point::new(6, 4), Color::Black));
+            assert_eq!(samples.eval(0, &w), f64::from(pos.evaluate(s)));
+            // The threat mask is a feature of the side to move's own table.
+            let t = threat_number(Rule::Renju, s, pos.threat_mask(s));
+            assert!(samples.features(0).contains(&(t as u16, 1)));
+            let own_table = if s == Color::Black {
+                RENJU_THREAT_BASE..RENJU_THREAT_BASE + THREAT_MASKS
+            } else {
+                RENJU_THREAT_BASE + THREAT_MASKS..RENJU_WEIGHTS
+            };
+            assert!(own_table.contains(&t));
+            // Only Black's to-move weights set: Black's evaluated cells when Black is to move
+            // (its empty cells with any class but the forbidden one), nothing when White is.
+            let mut only = vec![0.0; RENJU_WEIGHTS];
+            for i in 0..COMBINATIONS {
+                only[weight_number(Rule::Renju, Color::Black, i, true)] = 1.0;
+            }
+            let sets = pos.class_sets(Color::Black);
+            let fouls = (sets.four | sets.three)
+                .iter()
+                .filter(|&p| pos.is_foul(p, Color::Black))
+                .count();
+            assert!(fouls >= 1);
+            let black_cells = pos.combinations(Color::Black).count();
+            let expected = if s == Color::Black {
+                black_cells - fouls
+            } else {
+                0
+            };
+            assert_eq!(samples.eval(0, &only), expected as f64);
+        }
     }
 
     /// A real game's samples: one per position after the skipped ones, none where a five is on

@@ -23,17 +23,67 @@ pub const WEIGHTS_FILE: &str = include_str!("../../data/eval-weights.txt");
 /// `stonelab gomoku tune-order`; the file's header names the games).
 pub const ORDER_FILE: &str = include_str!("../../data/order-weights.txt");
 
+/// The compiled-in renju weights of Black's cells, in the same format: under renju the two colours
+/// play different games (Black may not make double threes, double fours or overlines, and wins
+/// only by exactly five), so each has weights of its own, as Rapfi's classical evaluation keeps
+/// two renju tables.
+pub const RENJU_BLACK_FILE: &str = include_str!("../../data/eval-weights-renju-black.txt");
+
+/// The compiled-in renju weights of White's cells ([`RENJU_BLACK_FILE`]).
+pub const RENJU_WHITE_FILE: &str = include_str!("../../data/eval-weights-renju-white.txt");
+
 static WEIGHTS: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+static RENJU_BLACK: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+static RENJU_WHITE: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
 static ORDER: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+
+/// The evaluation weights a cell table is built from: the shared ones (freestyle, exactly five)
+/// or one colour's under renju.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// `eval-weights.txt`: both colours under freestyle and exactly five.
+    Shared,
+    /// `eval-weights-renju-black.txt`: Black's cells under renju.
+    RenjuBlack,
+    /// `eval-weights-renju-white.txt`: White's cells under renju.
+    RenjuWhite,
+}
+
+impl Source {
+    /// The source of colour `c`'s cells under `rule`.
+    #[must_use]
+    pub fn of(rule: crate::Rule, c: crate::Color) -> Source {
+        match (rule, c) {
+            (crate::Rule::Renju, crate::Color::Black) => Source::RenjuBlack,
+            (crate::Rule::Renju, crate::Color::White) => Source::RenjuWhite,
+            _ => Source::Shared,
+        }
+    }
+}
 
 /// The weights of combination `i` (to move, waiting).
 #[must_use]
 pub fn weight(i: usize) -> (i16, i16) {
-    narrow(
-        WEIGHTS.get_or_init(|| {
-            parse(WEIGHTS_FILE).unwrap_or_else(|e| panic!("eval-weights.txt: {e}"))
-        })[i],
-    )
+    weight_of(Source::Shared, i)
+}
+
+/// The weights of combination `i` (to move, waiting) from `source`.
+#[must_use]
+pub fn weight_of(source: Source, i: usize) -> (i16, i16) {
+    let (lock, file, name) = match source {
+        Source::Shared => (&WEIGHTS, WEIGHTS_FILE, "eval-weights.txt"),
+        Source::RenjuBlack => (
+            &RENJU_BLACK,
+            RENJU_BLACK_FILE,
+            "eval-weights-renju-black.txt",
+        ),
+        Source::RenjuWhite => (
+            &RENJU_WHITE,
+            RENJU_WHITE_FILE,
+            "eval-weights-renju-white.txt",
+        ),
+    };
+    narrow(lock.get_or_init(|| parse(file).unwrap_or_else(|e| panic!("{name}: {e}")))[i])
 }
 
 /// The move-order scores of combination `i` (attack, defend).
@@ -55,6 +105,14 @@ pub enum Table {
     Order,
     /// The evaluation's threat-mask weights (`threat-weights.txt`, [`super::threats`]' format).
     Threat,
+    /// Black's evaluation weights under renju (`eval-weights-renju-black.txt`).
+    RenjuBlack,
+    /// White's evaluation weights under renju (`eval-weights-renju-white.txt`).
+    RenjuWhite,
+    /// The threat-mask weights under renju with Black to move (`threat-weights-renju-black.txt`).
+    ThreatRenjuBlack,
+    /// The threat-mask weights under renju with White to move (`threat-weights-renju-white.txt`).
+    ThreatRenjuWhite,
 }
 
 /// Uses the weights in `text` (the files' format) instead of the compiled-in file, for
@@ -67,7 +125,11 @@ pub fn replace(table: Table, text: &str) -> Result<(), String> {
     let lock = match table {
         Table::Eval => &WEIGHTS,
         Table::Order => &ORDER,
+        Table::RenjuBlack => &RENJU_BLACK,
+        Table::RenjuWhite => &RENJU_WHITE,
         Table::Threat => return super::threats::replace(text),
+        Table::ThreatRenjuBlack => return super::threats::replace_renju(crate::Color::Black, text),
+        Table::ThreatRenjuWhite => return super::threats::replace_renju(crate::Color::White, text),
     };
     let weights = parse(text)?;
     lock.set(weights)
@@ -151,8 +213,12 @@ mod tests {
         assert_eq!(parse(&format(&["x".into()], &w)).expect("valid"), w);
         // A cell where nothing is possible is worth nothing.
         assert_eq!(w[combination_index([Class::Dead; 4])], (0, 0));
-        // The move-order file has the same format.
+        // The move-order and renju files have the same format.
         assert_eq!(parse(ORDER_FILE).expect("valid").len(), COMBINATIONS);
+        for file in [RENJU_BLACK_FILE, RENJU_WHITE_FILE] {
+            let w = parse(file).expect("valid");
+            assert_eq!(w[combination_index([Class::Dead; 4])], (0, 0));
+        }
     }
 
     #[test]
