@@ -362,9 +362,8 @@ impl Position {
         out
     }
 
-    /// Renju: calls `f` on each of Black's forbidden cells that [`Position::evaluate`] leaves out, those where Black
-    /// makes a four or a three and no five (a forbidden cell makes two of them, or an overline,
-    /// whose cells carry no threat weight).
+    /// Renju: calls `f` on each of Black's forbidden cells that [`Position::evaluate`] leaves
+    /// out, those where Black makes a four or a three and no five.
     fn for_each_black_foul(&self, mut f: impl FnMut(Point)) {
         let sets = &self.class_sets[Color::Black.index()];
         for p in (sets.four | sets.three).iter() {

@@ -130,19 +130,10 @@ static RENJU_WHITE: OnceLock<Vec<i32>> = OnceLock::new();
 /// each side to move has one of its own.
 #[must_use]
 pub fn table_for(rule: crate::Rule, c: crate::Color) -> &'static [i32] {
-    let (lock, file, name) = match super::weights::Source::of(rule, c) {
-        super::weights::Source::Shared => return table(),
-        super::weights::Source::RenjuBlack => (
-            &RENJU_BLACK,
-            THREAT_RENJU_BLACK_FILE,
-            "threat-weights-renju-black.txt",
-        ),
-        super::weights::Source::RenjuWhite => (
-            &RENJU_WHITE,
-            THREAT_RENJU_WHITE_FILE,
-            "threat-weights-renju-white.txt",
-        ),
-    };
+    if rule != crate::Rule::Renju {
+        return table();
+    }
+    let (lock, file, name) = renju_table(c);
     lock.get_or_init(|| parse(file).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
@@ -151,12 +142,26 @@ pub fn table_for(rule: crate::Rule, c: crate::Color) -> &'static [i32] {
 /// # Errors
 /// The text does not parse, or the table has been read already.
 pub fn replace_renju(c: crate::Color, text: &str) -> Result<(), String> {
-    let lock = match c {
-        crate::Color::Black => &RENJU_BLACK,
-        crate::Color::White => &RENJU_WHITE,
-    };
-    lock.set(parse(text)?)
+    renju_table(c)
+        .0
+        .set(parse(text)?)
         .map_err(|_| "the weights were read before they could be replaced".to_string())
+}
+
+/// The renju table of side to move `c`: its cell, compiled-in text and file name.
+fn renju_table(c: crate::Color) -> (&'static OnceLock<Vec<i32>>, &'static str, &'static str) {
+    match c {
+        crate::Color::Black => (
+            &RENJU_BLACK,
+            THREAT_RENJU_BLACK_FILE,
+            "threat-weights-renju-black.txt",
+        ),
+        crate::Color::White => (
+            &RENJU_WHITE,
+            THREAT_RENJU_WHITE_FILE,
+            "threat-weights-renju-white.txt",
+        ),
+    }
 }
 
 /// The weights, one per mask: the compiled-in file's, or those given to [`replace`].
