@@ -392,3 +392,67 @@ fn a_suggested_move_is_accepted_with_play() {
     assert_eq!(suggested["timeouts"], 0, "{suggested}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/gomoku-paired`: slot by slot (opening, A's colour), the new record's score less the
+/// baselines' mean on the shared slots, with the standard error over slots; records of another
+/// time control are refused with one error line.
+#[test]
+fn paired_comparison_of_match_records() {
+    let dir = temp_dir("gomoku-paired");
+    let head = |turn: u32| {
+        format!(
+            r#"{{"record":"stonelab gomoku match","version":1,"a":"x","b":"y","size":15,"rule":"freestyle","turn_ms":{turn},"openings":"o.txt","max_memory":0,"threads":1}}"#
+        )
+    };
+    let game = |n: u32, opening: u32, black: &str, winner: &str| {
+        format!(
+            r#"{{"number":{n},"opening":{opening},"black":"{black}","winner":"{winner}","end":"five","moves":[],"opening_stones":3,"note":null,"ms":[]}}"#
+        )
+    };
+    let write = |name: &str, turn: u32, games: &[(u32, &str, &str)]| {
+        let mut text = head(turn) + "\n";
+        for (i, (o, black, winner)) in games.iter().enumerate() {
+            text += &(game(i as u32 + 1, *o, black, winner) + "\n");
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write a record");
+        path.display().to_string()
+    };
+    // Slots: (0, a) 1 vs baselines 1 and 0 (+0.5); (0, b) 0 vs 0 and 0 (0); (1, a) draw vs 1 and
+    // 1 (-0.5); (1, b) 1 vs 0 and 0 (+1). Mean +0.25; deviations 0.25, -0.25, -0.75, 0.75: sample
+    // variance 1.25 / 3, se sqrt(1.25 / 3 / 4).
+    let new = write(
+        "new.jsonl",
+        1000,
+        &[(0, "a", "a"), (0, "b", "b"), (1, "a", "draw"), (1, "b", "a"), (2, "a", "a")],
+    );
+    let b1 = write(
+        "b1.jsonl",
+        1000,
+        &[(0, "a", "a"), (0, "b", "b"), (1, "a", "a"), (1, "b", "b")],
+    );
+    let b2 = write(
+        "b2.jsonl",
+        1000,
+        &[(0, "a", "b"), (0, "b", "b"), (1, "a", "a"), (1, "b", "b")],
+    );
+    let out = std::process::Command::new("scripts/gomoku-paired")
+        .args(["--format", "json", &new, &b1, &b2])
+        .output()
+        .expect("run scripts/gomoku-paired");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["slots"], 4);
+    assert!((v["diff"].as_f64().unwrap() - 0.25).abs() < 1e-9, "{v}");
+    let se = (1.25f64 / 3.0 / 4.0).sqrt();
+    assert!((v["se"].as_f64().unwrap() - se).abs() < 1e-9, "{v}");
+    assert_eq!((v["better"].as_u64(), v["worse"].as_u64()), (Some(2), Some(1)));
+    let other = write("other.jsonl", 300, &[(0, "a", "a")]);
+    let out = std::process::Command::new("scripts/gomoku-paired")
+        .args([&new, &other])
+        .output()
+        .expect("run scripts/gomoku-paired");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("turn_ms") && err.lines().count() == 1, "{err}");
+}
