@@ -424,7 +424,13 @@ fn paired_comparison_of_match_records() {
     let new = write(
         "new.jsonl",
         1000,
-        &[(0, "a", "a"), (0, "b", "b"), (1, "a", "draw"), (1, "b", "a"), (2, "a", "a")],
+        &[
+            (0, "a", "a"),
+            (0, "b", "b"),
+            (1, "a", "draw"),
+            (1, "b", "a"),
+            (2, "a", "a"),
+        ],
     );
     let b1 = write(
         "b1.jsonl",
@@ -440,13 +446,20 @@ fn paired_comparison_of_match_records() {
         .args(["--format", "json", &new, &b1, &b2])
         .output()
         .expect("run scripts/gomoku-paired");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["slots"], 4);
     assert!((v["diff"].as_f64().unwrap() - 0.25).abs() < 1e-9, "{v}");
     let se = (1.25f64 / 3.0 / 4.0).sqrt();
     assert!((v["se"].as_f64().unwrap() - se).abs() < 1e-9, "{v}");
-    assert_eq!((v["better"].as_u64(), v["worse"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(
+        (v["better"].as_u64(), v["worse"].as_u64()),
+        (Some(2), Some(1))
+    );
     let other = write("other.jsonl", 300, &[(0, "a", "a")]);
     let out = std::process::Command::new("scripts/gomoku-paired")
         .args([&new, &other])

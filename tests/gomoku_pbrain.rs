@@ -516,13 +516,16 @@ fn move_and_score_under(extra: &[&str], rule_line: &str) -> (String, String) {
 
 /// `--order-weights`, `--eval-weights` and `--threat-weights` replace the compiled-in tables: the
 /// compiled-in order's and threat weights' numbers given as files change nothing; the hand-set
-/// evaluation, or no threat term at all, changes the score.
+/// order or evaluation, or no threat term at all, changes the score.
 #[test]
 fn weight_files_replace_the_compiled_in_tables() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/gomoku/data/");
     let base = move_and_score(&[]);
-    let same_order = format!("{data}order-weights-handset.txt");
+    let same_order = format!("{data}order-weights.txt");
     assert_eq!(move_and_score(&["--order-weights", &same_order]), base);
+    let other_order = format!("{data}order-weights-handset.txt");
+    let (_, score) = move_and_score(&["--order-weights", &other_order]);
+    assert_ne!(score, base.1);
     let same_threats = format!("{data}threat-weights.txt");
     assert_eq!(move_and_score(&["--threat-weights", &same_threats]), base);
     let other_eval = format!("{data}eval-weights-handset.txt");
@@ -536,8 +539,9 @@ fn weight_files_replace_the_compiled_in_tables() {
     assert_ne!(score, base.1);
 }
 
-/// Under renju each colour reads its own evaluation and threat weights: the compiled-in renju
-/// files given as files change nothing, another table for either colour changes the score.
+/// Under renju each colour reads its own evaluation and threat weights, and renju its own move
+/// order: the compiled-in renju files given as files change nothing, another table for either
+/// colour changes the score, and the freestyle tables change nothing under renju.
 #[test]
 fn renju_weight_files_replace_each_colours_table() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/gomoku/data/");
@@ -561,6 +565,7 @@ fn renju_weight_files_replace_each_colours_table() {
             "--renju-white-threat-weights",
             file("threat-weights-renju-white.txt"),
         ),
+        ("--renju-order-weights", file("order-weights-renju.txt")),
     ];
     for (flag, path) in &same {
         assert_eq!(move_and_score_under(&[flag, path], renju), base, "{flag}");
@@ -575,4 +580,15 @@ fn renju_weight_files_replace_each_colours_table() {
         move_and_score_under(&["--eval-weights", &other], renju),
         base
     );
+    let freestyle_order = file("order-weights-handset.txt");
+    assert_eq!(
+        move_and_score_under(&["--order-weights", &freestyle_order], renju),
+        base
+    );
+    // Renju's order is its own: the freestyle order given as renju's changes the score.
+    let (_, score) = move_and_score_under(
+        &["--renju-order-weights", &file("order-weights.txt")],
+        renju,
+    );
+    assert_ne!(score, base.1);
 }

@@ -262,6 +262,51 @@ fn tune_order_writes_an_order_file() {
         1820
     );
 
+    // `--start FILE`: the fit starts from that file's scores (the hand-set order here, where the
+    // compiled-in one is fitted), so the loss before differs; a file that does not parse is one
+    // error line.
+    let handset = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/gomoku/data/order-weights-handset.txt"
+    );
+    let fit_from = |start: &str| {
+        common::stonelab_with_input(
+            &[
+                "gomoku",
+                "tune-order",
+                record_s,
+                "--player",
+                "a",
+                "--epochs",
+                "0",
+                "--holdout",
+                "0",
+                "--format",
+                "json",
+                "--start",
+                start,
+            ],
+            "",
+        )
+    };
+    let o = fit_from(handset);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let from_handset: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let handset_loss = from_handset["train_before"]["loss"].as_f64().unwrap();
+    assert!(
+        (handset_loss - before).abs() > 1e-6,
+        "{handset_loss} {before}"
+    );
+    let bad = dir.join("bad-order.txt");
+    std::fs::write(&bad, "Five Five Five Five 1\n").unwrap();
+    let o = fit_from(bad.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad-order.txt") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+
     let o = common::stonelab_with_input(&["gomoku", "tune-order", record_s], "");
     assert_eq!(o.status.code(), Some(2), "--player is required");
     let labels = dir.join("labels.jsonl");

@@ -58,11 +58,15 @@ pub struct Args {
     /// experiments
     #[arg(long = "eval-weights", value_name = "FILE")]
     pub eval_weights: Option<std::path::PathBuf>,
-    /// The move order's scores from this file instead of the compiled-in
-    /// `crates/gomoku/data/order-weights.txt` (the same format; `gomoku tune-order --out` writes
-    /// it), for experiments
+    /// The move order's scores under freestyle and exactly five from this file instead of the
+    /// compiled-in `crates/gomoku/data/order-weights.txt` (the same format; `gomoku tune-order
+    /// --out` writes it), for experiments
     #[arg(long = "order-weights", value_name = "FILE")]
     pub order_weights: Option<std::path::PathBuf>,
+    /// The move order's scores under renju from this file instead of the compiled-in
+    /// `crates/gomoku/data/order-weights-renju.txt` (the same format), for experiments
+    #[arg(long = "renju-order-weights", value_name = "FILE")]
+    pub renju_order_weights: Option<std::path::PathBuf>,
     /// The evaluation's threat-mask weights from this file instead of the compiled-in
     /// `crates/gomoku/data/threat-weights.txt` (the same format; `gomoku tune --threat-out`
     /// writes it), for experiments
@@ -105,6 +109,11 @@ pub fn run(args: &Args) -> std::io::Result<()> {
     for (flag, path, table) in [
         ("--eval-weights", &args.eval_weights, Table::Eval),
         ("--order-weights", &args.order_weights, Table::Order),
+        (
+            "--renju-order-weights",
+            &args.renju_order_weights,
+            Table::OrderRenju,
+        ),
         ("--threat-weights", &args.threat_weights, Table::Threat),
         (
             "--renju-black-weights",

@@ -31,7 +31,8 @@ pub struct Args {
     /// Adam's step, in logits
     #[arg(long, default_value_t = 0.05)]
     step: f64,
-    /// L2 pull towards the compiled-in scores (loss units per squared logit)
+    /// L2 pull towards the compiled-in scores of the records' rule (renju has its own), in loss
+    /// units per squared logit
     #[arg(long, default_value_t = 1e-6)]
     l2: f64,
     /// Percent of the games held out to measure the fit (every k-th game)
@@ -40,6 +41,10 @@ pub struct Args {
     /// Write the fitted scores here (the format of crates/gomoku/data/order-weights.txt)
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Start from (and pull towards) the scores in this order file instead of the compiled-in
+    /// ones, e.g. a fit of another rule as the prior for a smaller set of games
+    #[arg(long, value_name = "FILE")]
+    start: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -135,7 +140,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if train.is_empty() {
         bail!("no moves to fit in the records");
     }
-    let start = policy::current_scores();
+    let rule = board.map_or(Rule::Freestyle, |(_, rule)| rule);
+    let start = match &args.start {
+        None => policy::current_scores_for(rule),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read '{}'", path.display()))?;
+            let pairs =
+                weights::parse(&text).map_err(|e| anyhow::anyhow!("'{}': {e}", path.display()))?;
+            let mut s = vec![0.0; SCORES];
+            for (i, (a, d)) in pairs.into_iter().enumerate() {
+                s[i] = f64::from(a) / 100.0;
+                s[COMBINATIONS + i] = f64::from(d) / 100.0;
+            }
+            s
+        }
+    };
     // Cells where a stone makes a five are played before any ordering: never in the samples.
     let frozen: Vec<bool> = (0..SCORES)
         .map(|k| combinations()[k % COMBINATIONS][0] == Class::Five)
@@ -186,8 +206,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             ),
             format!("{} ({games} games,", names.join(" ")),
             format!(
-                "{} moves fitted, {} held out), starting from the previous scores; held-out top-1 {:.3} -> {:.3},",
-                report.train_samples, report.holdout_samples, report.holdout_before.top1, report.holdout_after.top1
+                "{} moves fitted, {} held out), starting from {}; held-out top-1 {:.3} -> {:.3},",
+                report.train_samples,
+                report.holdout_samples,
+                args.start
+                    .as_ref()
+                    .map_or("the compiled-in scores".to_string(), |p| p.display().to_string()),
+                report.holdout_before.top1,
+                report.holdout_after.top1
             ),
             format!(
                 "top-3 {:.3} -> {:.3}, negative log-likelihood {:.4} -> {:.4}.",

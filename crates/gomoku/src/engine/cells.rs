@@ -166,7 +166,7 @@ pub fn reference_cell_of(source: Source, ks: [Class; 4]) -> Cell {
     }
     let combination = combination_index(ks);
     let (to_move, waiting) = weights::weight_of(source, combination);
-    let (attack, defend) = weights::order(combination);
+    let (attack, defend) = weights::order_of(source, combination);
     Cell {
         value: (value + bonus) as i16,
         attack,
@@ -217,7 +217,7 @@ mod tests {
     }
 
     /// The renju tables equal their direct computation, and differ from the shared table only in
-    /// the evaluation weights, which are those of their files.
+    /// the evaluation weights and the move order, which are those of their files.
     #[test]
     fn renju_tables_carry_their_colours_weights() {
         for source in [Source::RenjuBlack, Source::RenjuWhite] {
@@ -226,11 +226,16 @@ mod tests {
                 let ks = classes_of(i);
                 assert_eq!(*cell, reference_cell_of(source, ks));
                 let shared = table()[i];
-                let (to_move, waiting) = weights::weight_of(source, usize::from(cell.combination));
+                let combination = usize::from(cell.combination);
+                let (to_move, waiting) = weights::weight_of(source, combination);
                 assert_eq!((cell.to_move, cell.waiting), (to_move, waiting));
+                let (attack, defend) = weights::order_of(source, combination);
+                assert_eq!((cell.attack, cell.defend), (attack, defend));
                 let same = Cell {
                     to_move: shared.to_move,
                     waiting: shared.waiting,
+                    attack: shared.attack,
+                    defend: shared.defend,
                     ..*cell
                 };
                 assert_eq!(same, shared);

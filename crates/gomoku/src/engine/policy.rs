@@ -211,12 +211,20 @@ fn log_sum_exp(l: &[f64]) -> f64 {
     max + l.iter().map(|v| (v - max).exp()).sum::<f64>().ln()
 }
 
-/// The compiled-in order scores in logits: attack scores, then defend scores.
+/// The compiled-in order scores of freestyle and exactly five in logits: attack scores, then
+/// defend scores.
 #[must_use]
 pub fn current_scores() -> Vec<f64> {
+    current_scores_for(Rule::Freestyle)
+}
+
+/// The compiled-in order scores of `rule` in logits ([`current_scores`]; renju has its own).
+#[must_use]
+pub fn current_scores_for(rule: Rule) -> Vec<f64> {
+    let source = super::weights::Source::of(rule, Color::Black);
     let mut s = vec![0.0; SCORES];
     for i in 0..COMBINATIONS {
-        let (a, d) = super::weights::order(i);
+        let (a, d) = super::weights::order_of(source, i);
         s[i] = f64::from(a) / 100.0;
         s[COMBINATIONS + i] = f64::from(d) / 100.0;
     }
@@ -255,18 +263,23 @@ mod tests {
         v.iter().map(|&(x, y)| Point::new(x, y)).collect()
     }
 
-    /// The compiled-in file parses into scores that the tree reads back.
+    /// The compiled-in files parse into scores that the tree reads back, each rule its own
+    /// (renju's differ from the others').
     #[test]
     fn current_scores_round_trip_through_the_position() {
-        let s = current_scores();
-        let mut pos = Position::new(15, Rule::Freestyle);
-        pos.make(Point::new(7, 7), Color::Black);
-        pos.make(Point::new(8, 8), Color::White);
-        let p = Point::new(6, 6);
-        let own = usize::from(combination(&pos, p, Color::Black));
-        let opp = usize::from(combination(&pos, p, Color::White));
-        let want = s[own] + s[COMBINATIONS + opp];
-        assert!((f64::from(pos.order(p, Color::Black)) / 100.0 - want).abs() < 1e-9);
+        assert_eq!(current_scores(), current_scores_for(Rule::Standard));
+        assert_ne!(current_scores(), current_scores_for(Rule::Renju));
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let s = current_scores_for(rule);
+            let mut pos = Position::new(15, rule);
+            pos.make(Point::new(7, 7), Color::Black);
+            pos.make(Point::new(8, 8), Color::White);
+            let p = Point::new(6, 6);
+            let own = usize::from(combination(&pos, p, Color::Black));
+            let opp = usize::from(combination(&pos, p, Color::White));
+            let want = s[own] + s[COMBINATIONS + opp];
+            assert!((f64::from(pos.order(p, Color::Black)) / 100.0 - want).abs() < 1e-9);
+        }
     }
 
     /// Games in which the player always extends its own line: the fit raises the scores of the

@@ -2,8 +2,8 @@
 //! classes ([`super::cells::combinations`]), what the cell is worth to the side to move and to the
 //! side waiting, and how likely a move there is. They are data, `crates/gomoku/data/eval-weights.txt`
 //! (written by `stonelab gomoku tune`) and `crates/gomoku/data/order-weights.txt` (written by
-//! `stonelab gomoku tune-order`), each file's header naming the games they were fitted on; the files
-//! are compiled in.
+//! `stonelab gomoku tune-order`; renju reads `order-weights-renju.txt`), each file's header naming
+//! the games they were fitted on; the files are compiled in.
 //!
 //! The format: `#` comments, then one line per combination, `A B C D first second`, the four
 //! class names strongest first (as [`Class`]'s `Debug` prints them) and two integers in
@@ -17,11 +17,15 @@ use super::classes::Class;
 /// The compiled-in weights file.
 pub const WEIGHTS_FILE: &str = include_str!("../../data/eval-weights.txt");
 
-/// The compiled-in move-order file, in the same format: per combination, the order score of a
-/// move there from the mover's own lines (`attack`) and from the opponent's (`defend`), in
-/// hundredths of a logit of the probability that a strong engine plays the cell (written by
-/// `stonelab gomoku tune-order`; the file's header names the games).
+/// The compiled-in move-order file of freestyle and exactly five, in the same format: per
+/// combination, the order score of a move there from the mover's own lines (`attack`) and from
+/// the opponent's (`defend`), in hundredths of a logit of the probability that a strong engine
+/// plays the cell (written by `stonelab gomoku tune-order`; the file's header names the games).
 pub const ORDER_FILE: &str = include_str!("../../data/order-weights.txt");
+
+/// The compiled-in move-order file of renju (both colours), in the same format: the order was
+/// fitted to freestyle games, and renju keeps the hand-set order until it has its own fit.
+pub const ORDER_RENJU_FILE: &str = include_str!("../../data/order-weights-renju.txt");
 
 /// The compiled-in renju weights of Black's cells, in the same format: under renju the two colours
 /// play different games (Black may not make double threes, double fours or overlines, and wins
@@ -36,6 +40,7 @@ static WEIGHTS: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
 static RENJU_BLACK: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
 static RENJU_WHITE: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
 static ORDER: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+static ORDER_RENJU: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
 
 /// The evaluation weights a cell table is built from: the shared ones (freestyle, exactly five)
 /// or one colour's under renju.
@@ -86,14 +91,23 @@ pub fn weight_of(source: Source, i: usize) -> (i16, i16) {
     narrow(lock.get_or_init(|| parse(file).unwrap_or_else(|e| panic!("{name}: {e}")))[i])
 }
 
-/// The move-order scores of combination `i` (attack, defend).
+/// The move-order scores of combination `i` (attack, defend) under freestyle and exactly five.
 #[must_use]
 pub fn order(i: usize) -> (i16, i16) {
-    narrow(
-        ORDER
-            .get_or_init(|| parse(ORDER_FILE).unwrap_or_else(|e| panic!("order-weights.txt: {e}")))
-            [i],
-    )
+    order_of(Source::Shared, i)
+}
+
+/// The move-order scores of combination `i` (attack, defend) for the cells of `source`: the
+/// shared order, or renju's for either colour.
+#[must_use]
+pub fn order_of(source: Source, i: usize) -> (i16, i16) {
+    let (lock, file, name) = match source {
+        Source::Shared => (&ORDER, ORDER_FILE, "order-weights.txt"),
+        Source::RenjuBlack | Source::RenjuWhite => {
+            (&ORDER_RENJU, ORDER_RENJU_FILE, "order-weights-renju.txt")
+        }
+    };
+    narrow(lock.get_or_init(|| parse(file).unwrap_or_else(|e| panic!("{name}: {e}")))[i])
 }
 
 /// Which table [`replace`] sets.
@@ -103,6 +117,8 @@ pub enum Table {
     Eval,
     /// The move order's scores (`order-weights.txt`).
     Order,
+    /// The move order's scores under renju (`order-weights-renju.txt`).
+    OrderRenju,
     /// The evaluation's threat-mask weights (`threat-weights.txt`, [`super::threats`]' format).
     Threat,
     /// Black's evaluation weights under renju (`eval-weights-renju-black.txt`).
@@ -125,6 +141,7 @@ pub fn replace(table: Table, text: &str) -> Result<(), String> {
     let lock = match table {
         Table::Eval => &WEIGHTS,
         Table::Order => &ORDER,
+        Table::OrderRenju => &ORDER_RENJU,
         Table::RenjuBlack => &RENJU_BLACK,
         Table::RenjuWhite => &RENJU_WHITE,
         Table::Threat => return super::threats::replace(text),
@@ -214,7 +231,9 @@ mod tests {
         // A cell where nothing is possible is worth nothing.
         assert_eq!(w[combination_index([Class::Dead; 4])], (0, 0));
         // The move-order and renju files have the same format.
-        assert_eq!(parse(ORDER_FILE).expect("valid").len(), COMBINATIONS);
+        for file in [ORDER_FILE, ORDER_RENJU_FILE] {
+            assert_eq!(parse(file).expect("valid").len(), COMBINATIONS);
+        }
         for file in [RENJU_BLACK_FILE, RENJU_WHITE_FILE] {
             let w = parse(file).expect("valid");
             assert_eq!(w[combination_index([Class::Dead; 4])], (0, 0));
