@@ -228,24 +228,14 @@ fn tune_order_writes_an_order_file() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = dir.join("order.txt");
-    let o = common::stonelab_with_input(
-        &[
-            "gomoku",
-            "tune-order",
-            record_s,
-            "--player",
-            "a",
-            "--epochs",
-            "20",
-            "--holdout",
-            "0",
-            "--format",
-            "json",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "",
-    );
+    // `gomoku tune-order` on the record for player a, no games held out, a JSON report.
+    let tune = |extra: &[&str]| {
+        let mut args = vec!["gomoku", "tune-order", record_s, "--player", "a"];
+        args.extend_from_slice(&["--holdout", "0", "--format", "json"]);
+        args.extend_from_slice(extra);
+        common::stonelab_with_input(&args, "")
+    };
+    let o = tune(&["--epochs", "20", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["games"], 4);
@@ -269,26 +259,7 @@ fn tune_order_writes_an_order_file() {
         env!("CARGO_MANIFEST_DIR"),
         "/crates/gomoku/data/order-weights-handset.txt"
     );
-    let fit_from = |start: &str| {
-        common::stonelab_with_input(
-            &[
-                "gomoku",
-                "tune-order",
-                record_s,
-                "--player",
-                "a",
-                "--epochs",
-                "0",
-                "--holdout",
-                "0",
-                "--format",
-                "json",
-                "--start",
-                start,
-            ],
-            "",
-        )
-    };
+    let fit_from = |start: &str| tune(&["--epochs", "0", "--start", start]);
     let o = fit_from(handset);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let from_handset: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
