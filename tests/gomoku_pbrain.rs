@@ -565,7 +565,7 @@ fn renju_weight_files_replace_each_colours_table() {
             "--renju-white-threat-weights",
             file("threat-weights-renju-white.txt"),
         ),
-        ("--renju-order-weights", file("order-weights-renju.txt")),
+        ("--renju-order-weights", file("order-weights-handset.txt")),
     ];
     for (flag, path) in &same {
         assert_eq!(move_and_score_under(&[flag, path], renju), base, "{flag}");

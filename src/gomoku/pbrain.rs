@@ -64,7 +64,7 @@ pub struct Args {
     #[arg(long = "order-weights", value_name = "FILE")]
     pub order_weights: Option<std::path::PathBuf>,
     /// The move order's scores under renju from this file instead of the compiled-in
-    /// `crates/gomoku/data/order-weights-renju.txt` (the same format), for experiments
+    /// `crates/gomoku/data/order-weights-handset.txt` (the same format), for experiments
     #[arg(long = "renju-order-weights", value_name = "FILE")]
     pub renju_order_weights: Option<std::path::PathBuf>,
     /// The evaluation's threat-mask weights from this file instead of the compiled-in

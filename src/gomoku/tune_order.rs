@@ -148,12 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .with_context(|| format!("cannot read '{}'", path.display()))?;
             let pairs =
                 weights::parse(&text).map_err(|e| anyhow::anyhow!("'{}': {e}", path.display()))?;
-            let mut s = vec![0.0; SCORES];
-            for (i, (a, d)) in pairs.into_iter().enumerate() {
-                s[i] = f64::from(a) / 100.0;
-                s[COMBINATIONS + i] = f64::from(d) / 100.0;
-            }
-            s
+            policy::scores_of(&pairs)
         }
     };
     // Cells where a stone makes a five are played before any ordering: never in the samples.

@@ -222,9 +222,21 @@ pub fn current_scores() -> Vec<f64> {
 #[must_use]
 pub fn current_scores_for(rule: Rule) -> Vec<f64> {
     let source = super::weights::Source::of(rule, Color::Black);
+    let pairs: Vec<(i32, i32)> = (0..COMBINATIONS)
+        .map(|i| {
+            let (a, d) = super::weights::order_of(source, i);
+            (i32::from(a), i32::from(d))
+        })
+        .collect();
+    scores_of(&pairs)
+}
+
+/// An order file's pairs (attack, defend per combination, in hundredths of a logit;
+/// [`super::weights::parse`]) as scores in logits: attack scores, then defend scores.
+#[must_use]
+pub fn scores_of(pairs: &[(i32, i32)]) -> Vec<f64> {
     let mut s = vec![0.0; SCORES];
-    for i in 0..COMBINATIONS {
-        let (a, d) = super::weights::order_of(source, i);
+    for (i, &(a, d)) in pairs.iter().enumerate().take(COMBINATIONS) {
         s[i] = f64::from(a) / 100.0;
         s[COMBINATIONS + i] = f64::from(d) / 100.0;
     }

@@ -2,7 +2,7 @@
 //! classes ([`super::cells::combinations`]), what the cell is worth to the side to move and to the
 //! side waiting, and how likely a move there is. They are data, `crates/gomoku/data/eval-weights.txt`
 //! (written by `stonelab gomoku tune`) and `crates/gomoku/data/order-weights.txt` (written by
-//! `stonelab gomoku tune-order`; renju reads `order-weights-renju.txt`), each file's header naming
+//! `stonelab gomoku tune-order`; renju reads `order-weights-handset.txt`), each file's header naming
 //! the games they were fitted on; the files are compiled in.
 //!
 //! The format: `#` comments, then one line per combination, `A B C D first second`, the four
@@ -25,7 +25,7 @@ pub const ORDER_FILE: &str = include_str!("../../data/order-weights.txt");
 
 /// The compiled-in move-order file of renju (both colours), in the same format: the order was
 /// fitted to freestyle games, and renju keeps the hand-set order until it has its own fit.
-pub const ORDER_RENJU_FILE: &str = include_str!("../../data/order-weights-renju.txt");
+pub const ORDER_RENJU_FILE: &str = include_str!("../../data/order-weights-handset.txt");
 
 /// The compiled-in renju weights of Black's cells, in the same format: under renju the two colours
 /// play different games (Black may not make double threes, double fours or overlines, and wins
@@ -104,7 +104,7 @@ pub fn order_of(source: Source, i: usize) -> (i16, i16) {
     let (lock, file, name) = match source {
         Source::Shared => (&ORDER, ORDER_FILE, "order-weights.txt"),
         Source::RenjuBlack | Source::RenjuWhite => {
-            (&ORDER_RENJU, ORDER_RENJU_FILE, "order-weights-renju.txt")
+            (&ORDER_RENJU, ORDER_RENJU_FILE, "order-weights-handset.txt")
         }
     };
     narrow(lock.get_or_init(|| parse(file).unwrap_or_else(|e| panic!("{name}: {e}")))[i])
@@ -117,7 +117,7 @@ pub enum Table {
     Eval,
     /// The move order's scores (`order-weights.txt`).
     Order,
-    /// The move order's scores under renju (`order-weights-renju.txt`).
+    /// The move order's scores under renju (`order-weights-handset.txt`).
     OrderRenju,
     /// The evaluation's threat-mask weights (`threat-weights.txt`, [`super::threats`]' format).
     Threat,
