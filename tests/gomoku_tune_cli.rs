@@ -245,12 +245,26 @@ fn tune_order_writes_an_order_file() {
     assert!(after < before, "{before} -> {after}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("tune-order --player a"));
-    assert_eq!(
-        stonelab_gomoku::engine::weights::parse(&text)
-            .unwrap()
-            .len(),
-        1820
-    );
+    let order = stonelab_gomoku::engine::weights::parse_order(&text).unwrap();
+    assert_eq!(order.pairs.len(), 1820);
+    // The place scores (relative to the last two stones) are fitted too, and written.
+    let near: Vec<i64> = report["near"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(near, order.near.map(i64::from).to_vec());
+    assert!(near.iter().any(|&v| v != 0), "{near:?}");
+    // `--cells-only` keeps them where they start (zeros in the compiled-in file).
+    let o = tune(&["--epochs", "20", "--cells-only"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cells_only: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(cells_only["near"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|v| v.as_i64() == Some(0)));
 
     // `--start FILE`: the fit starts from that file's scores (the hand-set order here, where the
     // compiled-in one is fitted), so the loss before differs; a file that does not parse is one

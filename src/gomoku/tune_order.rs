@@ -45,6 +45,10 @@ pub struct Args {
     /// ones, e.g. a fit of another rule as the prior for a smaller set of games
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
+    /// Keep the place scores (relative to the last stones) as they start; fit the cell scores
+    /// only
+    #[arg(long)]
+    cells_only: bool,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -84,6 +88,8 @@ struct Report {
     train_after: Fitness,
     holdout_before: Fitness,
     holdout_after: Fitness,
+    /// The fitted place scores ([`weights::Order::near`]).
+    near: [i32; weights::NEAR_SCORES],
     out: Option<String>,
 }
 
@@ -146,14 +152,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read '{}'", path.display()))?;
-            let pairs =
-                weights::parse(&text).map_err(|e| anyhow::anyhow!("'{}': {e}", path.display()))?;
-            policy::scores_of(&pairs)
+            let order = weights::parse_order(&text)
+                .map_err(|e| anyhow::anyhow!("'{}': {e}", path.display()))?;
+            policy::scores_of(&order)
         }
     };
     // Cells where a stone makes a five are played before any ordering: never in the samples.
     let frozen: Vec<bool> = (0..SCORES)
-        .map(|k| combinations()[k % COMBINATIONS][0] == Class::Five)
+        .map(|k| {
+            if k >= policy::CELL_SCORES {
+                args.cells_only
+            } else {
+                combinations()[k % COMBINATIONS][0] == Class::Five
+            }
+        })
         .collect();
     let fit = Fit {
         l2: args.l2,
@@ -162,10 +174,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let fitted = policy::fit(&train, &start, &frozen, fit);
     // The file keeps hundredths of a logit: judge what the engine will read.
-    let rounded: Vec<f64> = fitted
-        .iter()
-        .map(|w| (w * 100.0).round().clamp(-32767.0, 32767.0) / 100.0)
-        .collect();
+    let order = policy::order_of_scores(&fitted);
+    let rounded = policy::scores_of(&order);
     let report = Report {
         games,
         train_samples: train.len(),
@@ -174,17 +184,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         train_after: Fitness::of(&train, &rounded),
         holdout_before: Fitness::of(&held, &start),
         holdout_after: Fitness::of(&held, &rounded),
+        near: order.near,
         out: args.out.as_ref().map(|p| p.display().to_string()),
     };
     if let Some(out) = &args.out {
-        let pairs: Vec<(i32, i32)> = (0..COMBINATIONS)
-            .map(|i| {
-                (
-                    (rounded[i] * 100.0).round() as i32,
-                    (rounded[COMBINATIONS + i] * 100.0).round() as i32,
-                )
-            })
-            .collect();
         let names: Vec<String> = args
             .records
             .iter()
@@ -193,7 +196,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let header = vec![
             "Move-order scores of stonelab's Gomoku engine, one line per combination of a cell's four".into(),
             "direction classes (strongest first): the score of a move there from the mover's own lines".into(),
-            "(attack) and from the opponent's lines at the same cell (defend), in hundredths of a logit.".into(),
+            "(attack) and from the opponent's lines at the same cell (defend), in hundredths of a logit;".into(),
+            "then the scores of a move's place relative to the opponent's last stone and to the mover's".into(),
+            "(none, on a line at 1 to 4, a knight's move, off the lines within 4, farther).".into(),
             "Format: crates/gomoku/src/engine/weights.rs; method: crates/gomoku/src/engine/policy.rs.".into(),
             format!(
                 "Provenance: `stonelab gomoku tune-order --player {} --skip {} --epochs {} --step {} --l2 {} --holdout {}` on",
@@ -218,7 +223,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 report.holdout_after.loss
             ),
         ];
-        write_atomically(out, weights::format(&header, &pairs).as_bytes())
+        write_atomically(out, weights::format_order(&header, &order).as_bytes())
             .with_context(|| format!("cannot write '{}'", out.display()))?;
     }
     match args.format {
@@ -237,6 +242,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     before.top1, after.top1, before.top3, after.top3, before.loss, after.loss
                 );
             }
+            let (theirs, mine) = report.near.split_at(weights::NEAR_SCORES / 2);
+            println!("places (hundredths of a logit): relative to the opponent's last stone {theirs:?}, to the mover's {mine:?}");
         }
     }
     Ok(())

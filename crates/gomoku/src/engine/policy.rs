@@ -4,8 +4,10 @@
 //! Every move of the chosen player in a game record becomes a sample: the candidate cells of the
 //! position (empty cells with a stone within two, [`Position::candidates`]), each described by
 //! two class combinations ([`super::cells::combinations`]): the mover's own at the cell and the
-//! opponent's at the same cell. The model gives candidate `p` the logit
-//! `attack[own(p)] + defend[opponent(p)]` and the move played the probability
+//! opponent's at the same cell, and by its places relative to the opponent's last stone and the
+//! mover's ([`near_bucket`]). The model gives candidate `p` the logit
+//! `attack[own(p)] + defend[opponent(p)] + near_opponent[place] + near_own[place]` and the move
+//! played the probability
 //! `softmax(logits)[played]`; [`fit`] minimises the mean negative log-likelihood plus an L2 pull
 //! towards the starting scores, by Adam over full batches. Positions with a five to make or to
 //! block are left out (the search plays those before any ordering), and so are moves off the
@@ -18,10 +20,73 @@ use rayon::prelude::*;
 
 use super::cells::{combination_index, COMBINATIONS};
 use super::position::Position;
+use super::weights::Order;
 use crate::{Color, Direction, Point, Rule};
 
-/// The number of scores: attack scores first, then defend scores.
-pub const SCORES: usize = 2 * COMBINATIONS;
+/// The number of cell scores: attack scores first, then defend scores.
+pub const CELL_SCORES: usize = 2 * COMBINATIONS;
+
+/// The number of places of a cell relative to one stone ([`near_bucket`]).
+pub const NEAR: usize = 8;
+
+/// The number of scores: the cell scores, then the scores of a cell's place relative to the
+/// opponent's last stone, then relative to the mover's own last stone.
+pub const SCORES: usize = CELL_SCORES + 2 * NEAR;
+
+/// The place of `p` relative to the stone `q`: 0 when there is none; 1 to 4 on a line through
+/// `q` at that distance; 5 a knight's move away; 6 off the lines within four; 7 farther.
+#[must_use]
+pub fn near_bucket(p: Point, q: Option<Point>) -> usize {
+    let Some(q) = q else { return 0 };
+    let dx = (i32::from(p.x) - i32::from(q.x)).abs();
+    let dy = (i32::from(p.y) - i32::from(q.y)).abs();
+    let d = dx.max(dy);
+    if d > 4 {
+        7
+    } else if dx == 0 || dy == 0 || dx == dy {
+        d as usize
+    } else if d == 2 {
+        5
+    } else {
+        6
+    }
+}
+
+/// The place scores of a node's moves: by where each lies relative to the last two stones.
+#[derive(Clone, Copy, Debug)]
+pub struct Places {
+    near: &'static [i32; super::weights::NEAR_SCORES],
+    theirs: Option<Point>,
+    mine: Option<Point>,
+}
+
+impl Places {
+    /// The places of the moves of `s`, the side to move in `pos`.
+    #[must_use]
+    pub fn of(pos: &Position, s: Color) -> Places {
+        let (theirs, mine) = last_stones(pos);
+        Places {
+            near: super::weights::near_of(super::weights::Source::of(pos.rule(), s)),
+            theirs,
+            mine,
+        }
+    }
+
+    /// The place score of a move at `p`, in hundredths of a logit.
+    #[inline]
+    #[must_use]
+    pub fn score(&self, p: Point) -> i32 {
+        self.near[near_bucket(p, self.theirs)] + self.near[NEAR + near_bucket(p, self.mine)]
+    }
+}
+
+/// The opponent's last stone and the mover's last stone in `pos`, for [`near_bucket`].
+#[must_use]
+pub fn last_stones(pos: &Position) -> (Option<Point>, Option<Point>) {
+    let m = pos.moves();
+    let back = |k: usize| m.len().checked_sub(k).map(|i| m[i].0);
+    (back(1), back(2))
+}
 
 /// Samples in a flat store: sample `i`'s candidates are `cands[starts[i]..starts[i + 1]]`, each
 /// its own and the opponent's combination number; `played[i]` is the place of the move played
@@ -30,6 +95,9 @@ pub const SCORES: usize = 2 * COMBINATIONS;
 pub struct MoveSamples {
     starts: Vec<u32>,
     cands: Vec<(u16, u16)>,
+    /// Per candidate: its place relative to the opponent's last stone times [`NEAR`] plus its
+    /// place relative to the mover's.
+    near: Vec<u8>,
     played: Vec<u32>,
 }
 
@@ -100,6 +168,7 @@ impl MoveSamples {
         }
         let fouls = pos.has_fouls(s);
         let start = self.cands.len();
+        let (theirs, mine) = last_stones(pos);
         let mut at = None;
         for p in pos.candidates().iter() {
             if fouls && pos.is_foul(p, s) {
@@ -110,6 +179,8 @@ impl MoveSamples {
             }
             self.cands
                 .push((combination(pos, p, s), combination(pos, p, !s)));
+            self.near
+                .push((near_bucket(p, theirs) * NEAR + near_bucket(p, mine)) as u8);
         }
         match at {
             Some(k) => {
@@ -119,20 +190,33 @@ impl MoveSamples {
             }
             None => {
                 self.cands.truncate(start);
+                self.near.truncate(start);
                 false
             }
         }
     }
 
-    fn candidates(&self, i: usize) -> &[(u16, u16)] {
-        &self.cands[self.starts[i] as usize..self.starts[i + 1] as usize]
+    /// Sample `i`'s candidates: for each, the indices of its scores.
+    fn candidates(&self, i: usize) -> impl Iterator<Item = [usize; 4]> + '_ {
+        let range = self.starts[i] as usize..self.starts[i + 1] as usize;
+        self.cands[range.clone()]
+            .iter()
+            .zip(&self.near[range])
+            .map(|(&(a, d), &n)| {
+                let n = usize::from(n);
+                [
+                    usize::from(a),
+                    COMBINATIONS + usize::from(d),
+                    CELL_SCORES + n / NEAR,
+                    CELL_SCORES + NEAR + n % NEAR,
+                ]
+            })
     }
 
     /// The logits of sample `i`'s candidates under `scores`.
     fn logits(&self, i: usize, scores: &[f64]) -> Vec<f64> {
         self.candidates(i)
-            .iter()
-            .map(|&(a, d)| scores[usize::from(a)] + scores[COMBINATIONS + usize::from(d)])
+            .map(|ks| ks.iter().map(|&k| scores[k]).sum())
             .collect()
     }
 
@@ -180,11 +264,12 @@ impl MoveSamples {
                 |mut g, i| {
                     let l = self.logits(i, scores);
                     let z = log_sum_exp(&l);
-                    for (k, &(a, d)) in self.candidates(i).iter().enumerate() {
+                    for (k, ks) in self.candidates(i).enumerate() {
                         let p =
                             (l[k] - z).exp() - f64::from(u8::from(k == self.played[i] as usize));
-                        g[usize::from(a)] += p / n;
-                        g[COMBINATIONS + usize::from(d)] += p / n;
+                        for j in ks {
+                            g[j] += p / n;
+                        }
                     }
                     g
                 },
@@ -228,19 +313,38 @@ pub fn current_scores_for(rule: Rule) -> Vec<f64> {
             (i32::from(a), i32::from(d))
         })
         .collect();
-    scores_of(&pairs)
+    scores_of(&Order {
+        pairs,
+        near: *super::weights::near_of(source),
+    })
 }
 
-/// An order file's pairs (attack, defend per combination, in hundredths of a logit;
-/// [`super::weights::parse`]) as scores in logits: attack scores, then defend scores.
+/// An order file ([`super::weights::parse_order`], hundredths of a logit) as scores in logits:
+/// attack scores, defend scores, then the place scores.
 #[must_use]
-pub fn scores_of(pairs: &[(i32, i32)]) -> Vec<f64> {
+pub fn scores_of(order: &Order) -> Vec<f64> {
     let mut s = vec![0.0; SCORES];
-    for (i, &(a, d)) in pairs.iter().enumerate().take(COMBINATIONS) {
+    for (i, &(a, d)) in order.pairs.iter().enumerate().take(COMBINATIONS) {
         s[i] = f64::from(a) / 100.0;
         s[COMBINATIONS + i] = f64::from(d) / 100.0;
     }
+    for (k, &v) in order.near.iter().enumerate() {
+        s[CELL_SCORES + k] = f64::from(v) / 100.0;
+    }
     s
+}
+
+/// Scores in logits as an order file's integers (hundredths of a logit), rounded and clamped to
+/// what the file holds.
+#[must_use]
+pub fn order_of_scores(scores: &[f64]) -> Order {
+    let int = |w: f64| (w * 100.0).round().clamp(-32767.0, 32767.0) as i32;
+    Order {
+        pairs: (0..COMBINATIONS)
+            .map(|i| (int(scores[i]), int(scores[COMBINATIONS + i])))
+            .collect(),
+        near: std::array::from_fn(|k| int(scores[CELL_SCORES + k])),
+    }
 }
 
 /// Minimises the loss over the scores from `start`, the `frozen` ones kept.
@@ -291,6 +395,78 @@ mod tests {
             let opp = usize::from(combination(&pos, p, Color::White));
             let want = s[own] + s[COMBINATIONS + opp];
             assert!((f64::from(pos.order(p, Color::Black)) / 100.0 - want).abs() < 1e-9);
+            // Black to move: (6, 6) is two cells from White's last stone on a column, a
+            // knight's move from Black's own.
+            pos.make(Point::new(7, 8), Color::Black);
+            pos.make(Point::new(6, 8), Color::White);
+            let places = Places::of(&pos, Color::Black);
+            let want = s[CELL_SCORES + 2] + s[CELL_SCORES + NEAR + 5];
+            assert!((f64::from(places.score(p)) / 100.0 - want).abs() < 1e-9);
+        }
+    }
+
+    /// Every place relative to a stone, against the definition written out.
+    #[test]
+    fn places_relative_to_a_stone() {
+        let q = Point::new(7, 7);
+        assert_eq!(near_bucket(q, None), 0);
+        for x in 0..15u8 {
+            for y in 0..15u8 {
+                let p = Point::new(x, y);
+                if p == q {
+                    continue;
+                }
+                let (dx, dy) = (i32::from(x) - 7, i32::from(y) - 7);
+                let d = dx.abs().max(dy.abs());
+                let line = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+                let want = match (line, d) {
+                    (_, 5..) => 7,
+                    (true, _) => d as usize,
+                    (false, 2) => 5,
+                    (false, _) => 6,
+                };
+                assert_eq!(near_bucket(p, Some(q)), want, "{p:?}");
+            }
+        }
+    }
+
+    /// The gradient of the loss, place scores included, against central differences.
+    #[test]
+    fn the_gradient_is_the_loss_slope() {
+        let mut samples = MoveSamples::new();
+        let game = pts(&[
+            (7, 7),
+            (8, 8),
+            (6, 7),
+            (8, 6),
+            (8, 7),
+            (5, 7),
+            (9, 9),
+            (9, 7),
+        ]);
+        for player in Color::ALL {
+            samples
+                .add_game(15, Rule::Freestyle, &game, player, 1)
+                .expect("legal");
+        }
+        assert!(samples.len() >= 6);
+        let scores: Vec<f64> = (0..SCORES)
+            .map(|k| ((k * 7919) % 101) as f64 / 50.0 - 1.0)
+            .collect();
+        let g = samples.gradient(&scores);
+        let used: Vec<usize> = (0..SCORES).filter(|&k| g[k] != 0.0).collect();
+        assert!(used.iter().filter(|&&k| k >= CELL_SCORES).count() >= 6);
+        for k in used {
+            let h = 1e-5;
+            let (mut up, mut down) = (scores.clone(), scores.clone());
+            up[k] += h;
+            down[k] -= h;
+            let slope = (samples.loss(&up) - samples.loss(&down)) / (2.0 * h);
+            assert!(
+                (slope - g[k]).abs() < 1e-6,
+                "score {k}: {slope} against {}",
+                g[k]
+            );
         }
     }
 

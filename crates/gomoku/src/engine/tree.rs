@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::params::{SCORE_DROP, STABLE_ITERATIONS, STABLE_SHRINK, UNSTABLE_STRETCH};
+use crate::engine::policy::Places;
 use crate::engine::position::Position;
 use crate::{Bitboard, Color, Direction, Point};
 
@@ -982,8 +983,13 @@ impl Tree {
             && eval >= beta + 23 * depth - 14 + if facing { 135 } else { 0 };
         let mut depth = depth;
         // The best order score among the moves, for the policy-based reduction.
+        let places = Places::of(pos, s);
         let top = if depth >= 3 {
-            moves.iter().map(|&p| pos.order(p, s)).max().unwrap_or(0)
+            moves
+                .iter()
+                .map(|&p| pos.order(p, s) + places.score(p))
+                .max()
+                .unwrap_or(0)
         } else {
             0
         };
@@ -1061,8 +1067,9 @@ impl Tree {
             // Late moves are reduced, a ply more when far below the best move's order score and
             // more at cut nodes.
             let reduce = (k >= 2 && !important).then(|| Reduce {
-                extra: i32::from(depth >= 3 && top - pos.order(p, s) > self.policy_gap)
-                    + if cut { self.cut_reduction } else { 0 }
+                extra: i32::from(
+                    depth >= 3 && top - pos.order(p, s) - places.score(p) > self.policy_gap,
+                ) + if cut { self.cut_reduction } else { 0 }
                     + if self.history_reduction {
                         history_reduction(self.history[cell][s.index()])
                     } else {
@@ -1511,12 +1518,13 @@ impl Tree {
         };
         let mut scored = Vec::with_capacity(64);
         let fouls = pos.has_fouls(s);
+        let places = Places::of(pos, s);
         for p in cells.iter() {
             if fouls && pos.is_foul(p, s) {
                 continue;
             }
             let i = self.cell(p);
-            let score = i64::from(pos.order(p, s)) * 3
+            let score = i64::from(pos.order(p, s) + places.score(p)) * 3
                 + i64::from(self.history[i][s.index()].min(1 << 20) >> 4);
             scored.push((score, i, p));
         }

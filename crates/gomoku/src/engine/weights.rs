@@ -8,6 +8,11 @@
 //! The format: `#` comments, then one line per combination, `A B C D first second`, the four
 //! class names strongest first (as [`Class`]'s `Debug` prints them) and two integers in
 //! -32767..=32767. Every combination appears exactly once.
+//!
+//! An order file may add two lines (since v2.19; zeros where absent), `NearOpponent v0 .. v7` and
+//! `NearOwn v0 .. v7`: the score of a move by where it lies relative to the opponent's last stone
+//! and to the mover's own last stone ([`super::policy::near_bucket`]'s eight places), in the same
+//! hundredths of a logit.
 
 use std::sync::OnceLock;
 
@@ -39,8 +44,22 @@ pub const RENJU_WHITE_FILE: &str = include_str!("../../data/eval-weights-renju-w
 static WEIGHTS: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
 static RENJU_BLACK: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
 static RENJU_WHITE: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
-static ORDER: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
-static ORDER_RENJU: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+static ORDER: OnceLock<Order> = OnceLock::new();
+static ORDER_RENJU: OnceLock<Order> = OnceLock::new();
+
+/// The number of place scores of an order file: [`super::policy::NEAR`] relative to the
+/// opponent's last stone, then as many relative to the mover's.
+pub const NEAR_SCORES: usize = 16;
+
+/// An order file: the cell scores per combination and the place scores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Order {
+    pub pairs: Vec<(i32, i32)>,
+    pub near: [i32; NEAR_SCORES],
+}
+
+/// The names of the two place lines of an order file.
+const NEAR_LINES: [&str; 2] = ["NearOpponent", "NearOwn"];
 
 /// The evaluation weights a cell table is built from: the shared ones (freestyle, exactly five)
 /// or one colour's under renju.
@@ -101,13 +120,23 @@ pub fn order(i: usize) -> (i16, i16) {
 /// shared order, or renju's for either colour.
 #[must_use]
 pub fn order_of(source: Source, i: usize) -> (i16, i16) {
+    narrow(order_file(source).pairs[i])
+}
+
+/// The place scores of `source`'s order ([`Order::near`]).
+#[must_use]
+pub fn near_of(source: Source) -> &'static [i32; NEAR_SCORES] {
+    &order_file(source).near
+}
+
+fn order_file(source: Source) -> &'static Order {
     let (lock, file, name) = match source {
         Source::Shared => (&ORDER, ORDER_FILE, "order-weights.txt"),
         Source::RenjuBlack | Source::RenjuWhite => {
             (&ORDER_RENJU, ORDER_RENJU_FILE, "order-weights-handset.txt")
         }
     };
-    narrow(lock.get_or_init(|| parse(file).unwrap_or_else(|e| panic!("{name}: {e}")))[i])
+    lock.get_or_init(|| parse_order(file).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
 /// Which table [`replace`] sets.
@@ -140,8 +169,16 @@ pub enum Table {
 pub fn replace(table: Table, text: &str) -> Result<(), String> {
     let lock = match table {
         Table::Eval => &WEIGHTS,
-        Table::Order => &ORDER,
-        Table::OrderRenju => &ORDER_RENJU,
+        Table::Order | Table::OrderRenju => {
+            let lock = if table == Table::Order {
+                &ORDER
+            } else {
+                &ORDER_RENJU
+            };
+            return lock
+                .set(parse_order(text)?)
+                .map_err(|_| READ_BEFORE.to_string());
+        }
         Table::RenjuBlack => &RENJU_BLACK,
         Table::RenjuWhite => &RENJU_WHITE,
         Table::Threat => return super::threats::replace(text),
@@ -149,8 +186,43 @@ pub fn replace(table: Table, text: &str) -> Result<(), String> {
         Table::ThreatRenjuWhite => return super::threats::replace_renju(crate::Color::White, text),
     };
     let weights = parse(text)?;
-    lock.set(weights)
-        .map_err(|_| "the weights were read before they could be replaced".to_string())
+    lock.set(weights).map_err(|_| READ_BEFORE.to_string())
+}
+
+const READ_BEFORE: &str = "the weights were read before they could be replaced";
+
+/// Reads an order file: [`parse`]'s lines and the two optional place lines.
+pub fn parse_order(text: &str) -> Result<Order, String> {
+    let mut near = [0; NEAR_SCORES];
+    let mut seen = [false; 2];
+    let mut rest = String::with_capacity(text.len());
+    for (n, line) in text.lines().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(which) = words
+            .first()
+            .and_then(|w| NEAR_LINES.iter().position(|name| name == w))
+        else {
+            rest.push_str(line);
+            rest.push('\n');
+            continue;
+        };
+        // Keep the line numbers of the rest for its messages.
+        rest.push('\n');
+        let bad = || format!("line {}: expected `{} v0 .. v7`", n + 1, NEAR_LINES[which]);
+        if words.len() != 1 + NEAR_SCORES / 2 || std::mem::replace(&mut seen[which], true) {
+            return Err(bad());
+        }
+        for (k, w) in words[1..].iter().enumerate() {
+            near[which * NEAR_SCORES / 2 + k] = match w.parse::<i16>() {
+                Ok(v) if v != i16::MIN => i32::from(v),
+                _ => return Err(bad()),
+            };
+        }
+    }
+    Ok(Order {
+        pairs: parse(&rest)?,
+        near,
+    })
 }
 
 /// A pair that [`parse`] has checked to fit in 16 bits.
@@ -202,6 +274,19 @@ pub fn parse(text: &str) -> Result<Vec<(i32, i32)>, String> {
         .enumerate()
         .map(|(i, w)| w.ok_or_else(|| format!("combination {i} missing")))
         .collect()
+}
+
+/// Writes an order in the file's format: [`format`]'s lines, then the two place lines.
+#[must_use]
+pub fn format_order(header: &[String], order: &Order) -> String {
+    use std::fmt::Write;
+    let mut s = format(header, &order.pairs);
+    for (which, name) in NEAR_LINES.iter().enumerate() {
+        let half = &order.near[which * NEAR_SCORES / 2..(which + 1) * NEAR_SCORES / 2];
+        let values: Vec<String> = half.iter().map(i32::to_string).collect();
+        let _ = writeln!(s, "{name} {}", values.join(" "));
+    }
+    s
 }
 
 /// Writes weights in the file's format, after the `header` lines (each written as a comment).
@@ -271,5 +356,31 @@ mod tests {
         assert!(parse(&big).unwrap_err().contains("40000"));
         let fits = format!("{} 32767 -32767\n{rest}", names.join(" "));
         assert!(parse(&fits).is_ok());
+    }
+
+    /// Order files: the place lines are optional (zeros where absent), round-trip, and are
+    /// refused when malformed; evaluation files take none.
+    #[test]
+    fn order_files_carry_the_place_lines() {
+        let plain = parse_order(ORDER_RENJU_FILE).expect("valid");
+        assert_eq!(plain.near, [0; NEAR_SCORES]);
+        assert_eq!(plain.pairs, parse(ORDER_RENJU_FILE).expect("valid"));
+        let mut order = plain.clone();
+        order.near = std::array::from_fn(|k| k as i32 * 7 - 50);
+        let text = format_order(&["x".into()], &order);
+        assert_eq!(parse_order(&text).expect("valid"), order);
+        let twice = format!("{text}NearOwn 1 2 3 4 5 6 7 8\n");
+        assert!(parse_order(&twice).unwrap_err().contains("NearOwn"));
+        let long = text.replace("NearOpponent", "NearOpponent 1");
+        assert!(parse_order(&long).unwrap_err().contains("NearOpponent"));
+        let cells = format(&[], &plain.pairs);
+        let big = format!("{cells}NearOwn 1 2 3 4 5 6 7 40000\n");
+        assert!(parse_order(&big).is_err());
+        let fits = format!("{cells}NearOwn 1 2 3 4 5 6 7 -32767\n");
+        assert_eq!(parse_order(&fits).expect("valid").near[15], -32767);
+        // The cell lines keep their numbers in the messages.
+        let bad = format!("NearOwn 0 0 0 0 0 0 0 0\nFive Five 1 2\n{cells}");
+        assert!(parse_order(&bad).unwrap_err().starts_with("line 2:"));
+        assert!(parse(&text).is_err());
     }
 }
