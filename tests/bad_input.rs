@@ -211,6 +211,25 @@ fn thread_counts_are_bounded() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
+    // An unknown or out-of-range search knob: one error line, before any protocol starts.
+    for (list, says) in [
+        ("lmr-divisor=1.2,bogus=3", "unknown search knob 'bogus'"),
+        ("policy-gap=-5", "policy-gap: -5 is not in"),
+        ("cut-reduction", "is not NAME=VALUE"),
+    ] {
+        let out = Command::new(common::STONELAB.replace("stonelab", "pbrain-stonelab"))
+            .args(["--knobs", list])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with(&format!("pbrain-stonelab: error: invalid value '{list}'"))
+                && err.contains(says),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
     // A weights file that is missing or does not parse: one error line naming the flag.
     let bad = std::env::temp_dir().join(format!("stonelab-bad-weights-{}.txt", std::process::id()));
     std::fs::write(&bad, "Five Five Five Five 1\n").unwrap();

@@ -53,6 +53,12 @@ pub struct Args {
     /// (none at present)
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::switch::parse)]
     pub switches: Option<u32>,
+    /// Numeric search parameters for experiments, comma-separated NAME=VALUE (`lmr-divisor`,
+    /// the late-move reduction's divisor, default 1.0; `policy-gap`, the policy-based
+    /// reduction's gap in hundredths of a logit, default 200; `cut-reduction`, the extra plies at
+    /// expected cut nodes, default 2); default: the engine's own
+    #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
+    pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in
     /// `crates/gomoku/data/eval-weights.txt` (the same format; `gomoku tune --out` writes it), for
     /// experiments
@@ -163,6 +169,7 @@ pub fn run(args: &Args) -> std::io::Result<()> {
         switches: args
             .switches
             .unwrap_or(stonelab_gomoku::engine::tree::SWITCHES),
+        knobs: args.knobs.unwrap_or_default(),
         book: match &args.db {
             None => None,
             Some(path) => match stonelab_gomoku::prove::db::Db::load(path) {

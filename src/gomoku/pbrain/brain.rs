@@ -46,6 +46,8 @@ pub struct Options {
     pub suggest: bool,
     /// The search switches (`stonelab_gomoku::engine::tree::switch`).
     pub switches: u32,
+    /// The numeric search parameters (`stonelab_gomoku::engine::tree::knob`).
+    pub knobs: stonelab_gomoku::engine::tree::knob::Knobs,
 }
 
 impl Default for Options {
@@ -59,6 +61,7 @@ impl Default for Options {
             book: None,
             suggest: false,
             switches: stonelab_gomoku::engine::tree::SWITCHES,
+            knobs: stonelab_gomoku::engine::tree::knob::Knobs::default(),
         }
     }
 }
@@ -286,6 +289,7 @@ impl<W: Write> Brain<W> {
         let mut engine = Engine::new(self.size, self.rule, table);
         engine.set_threads(self.options.threads);
         engine.set_switches(self.options.switches);
+        engine.set_knobs(self.options.knobs);
         engine.set_abort(Arc::clone(&self.abort));
         engine.set_excluded(self.excluded);
         for (p, c) in stones {

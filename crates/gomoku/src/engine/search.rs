@@ -179,6 +179,11 @@ impl Engine {
         self.tree.set_switches(switches);
     }
 
+    /// Sets the numeric search parameters ([`super::tree::knob`]; default: the engine's constants).
+    pub fn set_knobs(&mut self, knobs: super::tree::knob::Knobs) {
+        self.tree.set_knobs(knobs);
+    }
+
     /// Sets the number of search threads (at least 1): Lazy SMP over one shared table.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
