@@ -276,29 +276,10 @@ pub mod knob {
                 return Err(format!("search knob '{item}' is not NAME=VALUE"));
             };
             let (name, value) = (name.trim(), value.trim());
-            let bad = || format!("search knob {name}: bad value '{value}'");
             match name {
-                "lmr-divisor" => {
-                    let v: f64 = value.parse().map_err(|_| bad())?;
-                    if !(0.25..=16.0).contains(&v) {
-                        return Err(format!("search knob lmr-divisor: {v} is not in 0.25..=16"));
-                    }
-                    k.lmr_divisor = v;
-                }
-                "policy-gap" => {
-                    let v: i32 = value.parse().map_err(|_| bad())?;
-                    if !(0..=100_000).contains(&v) {
-                        return Err(format!("search knob policy-gap: {v} is not in 0..=100000"));
-                    }
-                    k.policy_gap = v;
-                }
-                "cut-reduction" => {
-                    let v: i32 = value.parse().map_err(|_| bad())?;
-                    if !(0..=4).contains(&v) {
-                        return Err(format!("search knob cut-reduction: {v} is not in 0..=4"));
-                    }
-                    k.cut_reduction = v;
-                }
+                "lmr-divisor" => k.lmr_divisor = number(name, value, 0.25..=16.0)?,
+                "policy-gap" => k.policy_gap = number(name, value, 0..=100_000)?,
+                "cut-reduction" => k.cut_reduction = number(name, value, 0..=4)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -308,6 +289,25 @@ pub mod knob {
             }
         }
         Ok(k)
+    }
+
+    /// The knob `name`'s `value`, refused when it does not parse or lies outside `range`.
+    fn number<T>(name: &str, value: &str, range: std::ops::RangeInclusive<T>) -> Result<T, String>
+    where
+        T: std::str::FromStr + PartialOrd + std::fmt::Display,
+    {
+        let v: T = value
+            .parse()
+            .map_err(|_| format!("search knob {name}: bad value '{value}'"))?;
+        if range.contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!(
+                "search knob {name}: {v} is not in {}..={}",
+                range.start(),
+                range.end()
+            ))
+        }
     }
 }
 
