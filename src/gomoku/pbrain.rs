@@ -54,7 +54,8 @@ pub struct Args {
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::switch::parse)]
     pub switches: Option<u32>,
     /// Numeric search parameters for experiments, comma-separated NAME=VALUE (`lmr-divisor`,
-    /// the late-move reduction's divisor, default 1.0; `policy-gap`, the policy-based
+    /// the late-move reduction's divisor, default 1.0; `lmr-growth`, what the divisor gains per
+    /// doubling of a search's time beyond 1 s, up to 16 s, default 0; `policy-gap`, the policy-based
     /// reduction's gap in hundredths of a logit, default 200; `cut-reduction`, the extra plies at
     /// expected cut nodes, default 2); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]

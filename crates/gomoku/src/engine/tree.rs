@@ -92,6 +92,20 @@ const SINGULAR_MARGIN: i32 = 2;
 /// Late-move reductions are `ln(depth) * ln(move number) / LMR_DIVISOR` plies: 1.0 scored +74
 /// [+5, +143] against 1.8, and 0.75 +21 [-47, +89] against 1.0 (100 games each at 300 ms).
 const LMR_DIVISOR: f64 = 1.0;
+/// The late-move divisor grows with the search's time: it is [`LMR_DIVISOR`] plus this much per
+/// doubling of the time alpha-beta is given beyond [`LMR_BASE_TIME`] (none under it, nor in a
+/// search limited by nodes alone). Against Rapfi at 5 s a move, divisors 1.0, 1.4 and 2.0 scored
+/// 0.250, 0.300 and 0.350 (40 games each, sessions 39-40) and 3.0 0.300 (session 41), while at
+/// 1 s 1.4 scored 0.360 against 1.0's 0.405 (100 games each, session 40): longer searches want
+/// lighter reductions. But growth 0.5 (about 2.0 at 5 s a move, where alpha-beta gets about 4 s;
+/// 1 s a move unchanged) scored 0.207 over 29 games (session 41): no gain established, so none
+/// by default; `--knobs lmr-growth=G` for experiments.
+const LMR_GROWTH: f64 = 0.0;
+/// See [`LMR_GROWTH`].
+const LMR_BASE_TIME: Duration = Duration::from_secs(1);
+/// See [`LMR_GROWTH`]: the divisor grows no further beyond this many doublings (16 s), where
+/// nothing has been measured; an analysis without a time limit keeps the base divisor.
+const LMR_MAX_DOUBLINGS: f64 = 4.0;
 /// Policy-based reduction (since v2.13, after Rapfi's): a reduced move whose order score
 /// ([`Position::order`], hundredths of a logit) lies more than this below the best of the node's
 /// moves is reduced a ply more. 200 and 300 scored 0.395 and 0.398 against Rapfi at 300 ms where
@@ -238,6 +252,8 @@ pub mod knob {
     pub struct Knobs {
         /// [`super::LMR_DIVISOR`].
         pub lmr_divisor: f64,
+        /// [`super::LMR_GROWTH`].
+        pub lmr_growth: f64,
         /// [`super::POLICY_GAP`].
         pub policy_gap: i32,
         /// [`super::CUT_REDUCTION`].
@@ -251,6 +267,7 @@ pub mod knob {
         fn default() -> Knobs {
             Knobs {
                 lmr_divisor: super::LMR_DIVISOR,
+                lmr_growth: super::LMR_GROWTH,
                 policy_gap: super::POLICY_GAP,
                 cut_reduction: super::CUT_REDUCTION,
             }
@@ -258,7 +275,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 3] = ["lmr-divisor", "policy-gap", "cut-reduction"];
+    pub const NAMES: [&str; 4] = ["lmr-divisor", "lmr-growth", "policy-gap", "cut-reduction"];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
     /// `none` or an empty list: all at their defaults).
@@ -278,6 +295,7 @@ pub mod knob {
             let (name, value) = (name.trim(), value.trim());
             match name {
                 "lmr-divisor" => k.lmr_divisor = number(name, value, 0.25..=16.0)?,
+                "lmr-growth" => k.lmr_growth = number(name, value, 0.0..=8.0)?,
                 "policy-gap" => k.policy_gap = number(name, value, 0..=100_000)?,
                 "cut-reduction" => k.cut_reduction = number(name, value, 0..=4)?,
                 _ => {
@@ -511,6 +529,10 @@ pub struct Tree {
     cut_reduction: i32,
     /// [`LMR_DIVISOR`], a field so that experiments can set it ([`knob`]).
     lmr_divisor: f64,
+    /// [`LMR_GROWTH`], likewise.
+    lmr_growth: f64,
+    /// The divisor of the search under way: `lmr_divisor` grown for its time ([`LMR_GROWTH`]).
+    lmr_now: f64,
     /// Whether nodes with a sure win in five plies end at once ([`QUICK_WINS`]; off for tests).
     quick_wins: bool,
     /// Per ply: the move a singular search leaves out at that node (`u16::MAX`: none).
@@ -560,6 +582,8 @@ impl Tree {
             policy_gap: POLICY_GAP,
             cut_reduction: CUT_REDUCTION,
             lmr_divisor: LMR_DIVISOR,
+            lmr_growth: LMR_GROWTH,
+            lmr_now: LMR_DIVISOR,
             quick_wins: QUICK_WINS,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
@@ -593,6 +617,8 @@ impl Tree {
             policy_gap: self.policy_gap,
             cut_reduction: self.cut_reduction,
             lmr_divisor: self.lmr_divisor,
+            lmr_growth: self.lmr_growth,
+            lmr_now: self.lmr_now,
             quick_wins: self.quick_wins,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
@@ -607,6 +633,8 @@ impl Tree {
     /// Sets the numeric search parameters ([`knob`]; the default is the engine's constants).
     pub fn set_knobs(&mut self, knobs: knob::Knobs) {
         self.lmr_divisor = knobs.lmr_divisor;
+        self.lmr_growth = knobs.lmr_growth;
+        self.lmr_now = knobs.lmr_divisor;
         self.policy_gap = knobs.policy_gap;
         self.cut_reduction = knobs.cut_reduction;
     }
@@ -699,6 +727,7 @@ impl Tree {
         if threads <= 1 {
             return self.iterate(pos, me, roots, nodes, deadline);
         }
+        self.lmr_now = self.lmr_for(deadline);
         self.stop.store(false, Ordering::Relaxed);
         let extra = std::thread::scope(|scope| {
             let mut helpers = Vec::new();
@@ -734,12 +763,22 @@ impl Tree {
     ) -> Ranked {
         self.node_limit = nodes.unwrap_or(u64::MAX).saturating_add(self.nodes);
         self.deadline = deadline;
+        self.lmr_now = self.lmr_for(deadline);
         self.generation = (self.generation + 1) & GENERATION_MASK;
         for h in &mut self.history {
             h[0] /= 8;
             h[1] /= 8;
         }
         self.deepen(pos, me, roots, 1)
+    }
+
+    /// The late-move divisor of a search that ends at `deadline` ([`LMR_GROWTH`]).
+    fn lmr_for(&self, deadline: Option<Instant>) -> f64 {
+        lmr_divisor_for(
+            self.lmr_divisor,
+            self.lmr_growth,
+            deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        )
     }
 
     /// The iterations from `first_depth` on, until a limit, the stop flag or a proven result.
@@ -867,7 +906,7 @@ impl Tree {
                 // Late root moves are reduced like inner ones, and searched again at full
                 // depth when they beat the best so far.
                 let r = if depth >= 3 && k >= 2 && !important {
-                    reduction(depth, k, false, self.lmr_divisor).min(depth - 2)
+                    reduction(depth, k, false, self.lmr_now).min(depth - 2)
                 } else {
                     0
                 };
@@ -1370,7 +1409,7 @@ impl Tree {
         }
         let r = match reduce {
             Some(Reduce { extra, less }) if depth >= 3 => {
-                let r = (reduction(depth, k, pv, self.lmr_divisor) + extra).min(depth - 2);
+                let r = (reduction(depth, k, pv, self.lmr_now) + extra).min(depth - 2);
                 if less && r > 0 {
                     r - 1
                 } else {
@@ -1702,6 +1741,17 @@ struct Reduce {
 /// Late-move reduction for the `k`-th move at `depth`: grows with the log of both, divided by
 /// `divisor` ([`LMR_DIVISOR`]).
 #[inline]
+/// The late-move divisor `base` grown by `growth` per doubling of `time` beyond
+/// [`LMR_BASE_TIME`], at most [`LMR_MAX_DOUBLINGS`] (`base` itself for no time limit or one
+/// under the base).
+fn lmr_divisor_for(base: f64, growth: f64, time: Option<Duration>) -> f64 {
+    let Some(time) = time else {
+        return base;
+    };
+    let doublings = (time.as_secs_f64() / LMR_BASE_TIME.as_secs_f64()).log2();
+    base + growth * doublings.clamp(0.0, LMR_MAX_DOUBLINGS)
+}
+
 fn reduction(depth: i32, k: usize, pv: bool, divisor: f64) -> i32 {
     let r = (f64::from(depth).ln() * (k as f64).ln() / divisor) as i32;
     if pv {
@@ -2110,15 +2160,35 @@ mod tests {
         });
     }
 
+    /// The divisor grows by the growth per doubling of the time beyond a second, up to
+    /// [`LMR_MAX_DOUBLINGS`], and not at all without a time limit or under a second.
+    #[test]
+    fn lmr_divisor_grows_with_time() {
+        let ms = |m| Some(Duration::from_millis(m));
+        assert_eq!(lmr_divisor_for(1.0, 0.5, None), 1.0);
+        assert_eq!(lmr_divisor_for(1.0, 0.5, ms(0)), 1.0);
+        assert_eq!(lmr_divisor_for(1.0, 0.5, ms(999)), 1.0);
+        assert_eq!(lmr_divisor_for(1.0, 0.5, ms(1000)), 1.0);
+        assert_eq!(lmr_divisor_for(1.0, 0.5, ms(2000)), 1.5);
+        assert_eq!(lmr_divisor_for(1.2, 0.5, ms(4000)), 2.2);
+        assert_eq!(lmr_divisor_for(1.0, 0.0, ms(4000)), 1.0);
+        let most = 1.0 + 0.5 * LMR_MAX_DOUBLINGS;
+        assert_eq!(lmr_divisor_for(1.0, 0.5, ms(3_600_000)), most);
+        let d = lmr_divisor_for(1.0, 0.5, ms(3000));
+        assert!((d - (1.0 + 0.5 * 3f64.log2())).abs() < 1e-12, "{d}");
+    }
+
     #[test]
     fn knobs_parse_and_refuse() {
         assert_eq!(knob::parse(""), Ok(knob::Knobs::default()));
         assert_eq!(knob::parse("none"), Ok(knob::Knobs::default()));
-        let k = knob::parse(" lmr-divisor = 1.5 ,policy-gap=300,cut-reduction=1").unwrap();
+        let k = knob::parse(" lmr-divisor = 1.5 ,policy-gap=300,cut-reduction=1,lmr-growth=0.5")
+            .unwrap();
         assert_eq!(
             k,
             knob::Knobs {
                 lmr_divisor: 1.5,
+                lmr_growth: 0.5,
                 policy_gap: 300,
                 cut_reduction: 1
             }
