@@ -98,7 +98,7 @@ const LMR_DIVISOR: f64 = 1.0;
 /// 0.250, 0.300 and 0.350 (40 games each, sessions 39-40) and 3.0 0.300 (session 41), while at
 /// 1 s 1.4 scored 0.360 against 1.0's 0.405 (100 games each, session 40): longer searches want
 /// lighter reductions. But growth 0.5 (about 2.0 at 5 s a move, where alpha-beta gets about 4 s;
-/// 1 s a move unchanged) scored 0.207 over 29 games (session 41): no gain established, so none
+/// 1 s a move unchanged) scored 0.263 over 40 games (session 41): no gain established, so none
 /// by default; `--knobs lmr-growth=G` for experiments.
 const LMR_GROWTH: f64 = 0.0;
 /// See [`LMR_GROWTH`].
@@ -1738,9 +1738,6 @@ struct Reduce {
     less: bool,
 }
 
-/// Late-move reduction for the `k`-th move at `depth`: grows with the log of both, divided by
-/// `divisor` ([`LMR_DIVISOR`]).
-#[inline]
 /// The late-move divisor `base` grown by `growth` per doubling of `time` beyond
 /// [`LMR_BASE_TIME`], at most [`LMR_MAX_DOUBLINGS`] (`base` itself for no time limit or one
 /// under the base).
@@ -1752,6 +1749,9 @@ fn lmr_divisor_for(base: f64, growth: f64, time: Option<Duration>) -> f64 {
     base + growth * doublings.clamp(0.0, LMR_MAX_DOUBLINGS)
 }
 
+/// Late-move reduction for the `k`-th move at `depth`: grows with the log of both, divided by
+/// `divisor` ([`LMR_DIVISOR`]).
+#[inline]
 fn reduction(depth: i32, k: usize, pv: bool, divisor: f64) -> i32 {
     let r = (f64::from(depth).ln() * (k as f64).ln() / divisor) as i32;
     if pv {
