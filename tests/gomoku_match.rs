@@ -469,3 +469,89 @@ fn paired_comparison_of_match_records() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("turn_ms") && err.lines().count() == 1, "{err}");
 }
+
+/// `scripts/gomoku-turns`: each move's cost by the judge's scores before and after it, for the
+/// player who made it; a mate against the mover after a position without one is a blunder; a
+/// file that is not a labels file is refused with one error line.
+#[test]
+fn turns_of_a_record_by_a_judges_labels() {
+    let dir = temp_dir("gomoku-turns");
+    let record = dir.join("record.jsonl");
+    std::fs::write(
+        &record,
+        concat!(
+            r#"{"record":"stonelab gomoku match","version":1,"a":"x","b":"y","size":15,"rule":"freestyle","turn_ms":1000,"openings":"o.txt","max_memory":0,"threads":1}"#,
+            "\n",
+            r#"{"number":1,"opening":0,"black":"a","winner":"b","end":"five","moves":[[7,7],[8,8],[6,6],[9,9],[5,5]],"opening_stones":1,"note":null,"ms":[]}"#,
+            "\n"
+        ),
+    )
+    .expect("write a record");
+    // Scores for the side to move after 1, 2, 3 and 4 stones: White (B), Black (A), White, Black.
+    let labels = dir.join("labels.jsonl");
+    let line = |n: usize, score: &str| {
+        let moves = [[7, 7], [8, 8], [6, 6], [9, 9]];
+        format!(
+            "{{\"moves\":{},\"score\":\"{score}\",\"value\":0}}\n",
+            serde_json::to_string(&moves[..n]).unwrap()
+        )
+    };
+    let text = String::from(
+        r#"{"record":"stonelab gomoku labels","version":1,"size":15,"rule":"freestyle","brain":"j","turn_ms":500,"scale":200,"sources":[]}"#,
+    ) + "\n"
+        + &line(1, "50")
+        + &line(2, "-30")
+        + &line(3, "+M9")
+        + &line(4, "20");
+    std::fs::write(&labels, text).expect("write labels");
+    let out = std::process::Command::new("scripts/gomoku-turns")
+        .args(["--format", "json", "--games"])
+        .arg(&record)
+        .arg(&labels)
+        .output()
+        .expect("run scripts/gomoku-turns");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let sig = |x: f64| 1.0 / (1.0 + (-x / 200.0).exp());
+    let (a, b) = (&v["players"]["a"], &v["players"]["b"]);
+    // B's first move: 50 for B before it, -30 for A (so 30 for B) after it: 20 points lost.
+    assert_eq!(b["moves"], 2, "{v}");
+    assert_eq!(b["moves_in_points"], 1, "{v}");
+    assert!(
+        (b["mean_cost_points"].as_f64().unwrap() - 20.0).abs() < 1e-9,
+        "{v}"
+    );
+    // A's one move walks into a mate: a blunder, no points, its whole value lost.
+    assert_eq!(
+        (a["moves"].as_u64(), a["blunders"].as_u64()),
+        (Some(1), Some(1)),
+        "{v}"
+    );
+    assert!(a["mean_cost_points"].is_null(), "{v}");
+    assert!(
+        (a["mean_cost_value"].as_f64().unwrap() - sig(-30.0)).abs() < 1e-9,
+        "{v}"
+    );
+    let b_value = ((sig(50.0) - (1.0 - sig(-30.0))) + sig(20.0)) / 2.0;
+    assert!(
+        (b["mean_cost_value"].as_f64().unwrap() - b_value).abs() < 1e-9,
+        "{v}"
+    );
+    assert_eq!(v["games"][0]["a_first_blunder"]["ply"], 2, "{v}");
+    let out = std::process::Command::new("scripts/gomoku-turns")
+        .arg(&record)
+        .arg(&record)
+        .output()
+        .expect("run scripts/gomoku-turns");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("gomoku-label") && err.lines().count() == 1,
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
