@@ -57,7 +57,8 @@ pub struct Args {
     /// the late-move reduction's divisor, default 1.0; `lmr-growth`, what the divisor gains per
     /// doubling of a search's time beyond 1 s, up to 16 s, default 0; `policy-gap`, the policy-based
     /// reduction's gap in hundredths of a logit, default 200; `cut-reduction`, the extra plies at
-    /// expected cut nodes, default 2); default: the engine's own
+    /// expected cut nodes, default 2; `style`, -50..50: the searching side's cells weigh 100 + N
+    /// percent in the evaluation and the opponent's 100 - N, default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

@@ -76,6 +76,9 @@ pub struct Position {
     kinds: [[u16; threats::KINDS]; 2],
     /// Per side to move: the threat-mask weights ([`threats::table_for`]).
     threat_weights: [&'static [i32]; 2],
+    /// The evaluation's style ([`Position::set_style`]): the colour whose cells weigh
+    /// `100 + style` percent and whose opponent's weigh `100 - style`; 0 for none.
+    style: (Color, i64),
     hash: u64,
     /// The moves played, in order.
     moves: Vec<(Point, Color)>,
@@ -143,6 +146,7 @@ impl Position {
             class_sets: [ClassSets::default(); 2],
             kinds: [[0; threats::KINDS]; 2],
             threat_weights: Color::ALL.map(|c| threats::table_for(rule, c)),
+            style: (Color::Black, 0),
             hash: 0,
             moves: Vec::new(),
             quick: 0,
@@ -299,7 +303,17 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn evaluate(&self, s: Color) -> i32 {
-        let mut v = self.weights[s.index()][0] - self.weights[(!s).index()][1];
+        let (mine, theirs) = (self.weights[s.index()][0], self.weights[(!s).index()][1]);
+        let mut v = if self.style.1 == 0 {
+            mine - theirs
+        } else {
+            let c = if s == self.style.0 {
+                self.style.1
+            } else {
+                -self.style.1
+            };
+            (mine * (100 + c) - theirs * (100 - c)) / 100
+        };
         let mask = if self.has_fouls(Color::Black) {
             // Renju: Black's forbidden cells are no threats of Black's.
             let fouls = self.black_fouls_summary();
@@ -314,6 +328,14 @@ impl Position {
         };
         v += i64::from(self.threat_weights[s.index()][mask]);
         v as i32
+    }
+
+    /// Sets the evaluation's style (for experiments; `pbrain-stonelab --knobs style=N`): the
+    /// cells of `colour` (the searching side) weigh `100 + percent` percent of their weights and
+    /// the opponent's `100 - percent`, whichever side is to move; a positive percent plays for
+    /// its own shapes more than against the opponent's. 0 (the default) is the plain evaluation.
+    pub fn set_style(&mut self, colour: Color, percent: i32) {
+        self.style = (colour, i64::from(percent));
     }
 
     /// The threat mask for the side to move `s` ([`threats::mask`]) that the evaluation weighs:
@@ -657,6 +679,47 @@ mod tests {
             i64::from(pos.evaluate(Color::White)),
             raw(Color::White) + waiting
         );
+    }
+
+    /// The evaluation's style: the styled colour's cells weigh `100 + c` percent and the
+    /// opponent's `100 - c`, whichever side is to move; the threat term is unchanged; style 0 is
+    /// the plain evaluation.
+    #[test]
+    fn style_weighs_one_colours_cells_more() {
+        let mut pos = Position::new(15, Rule::Freestyle);
+        for (i, (x, y)) in [(7, 7), (8, 8), (7, 8), (6, 6), (7, 6), (9, 9), (5, 7)]
+            .into_iter()
+            .enumerate()
+        {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            pos.make(Point::new(x, y), c);
+        }
+        let plain = Color::ALL.map(|s| pos.evaluate(s));
+        let raw = |s: Color| pos.weights[s.index()][0] - pos.weights[(!s).index()][1];
+        let threat = Color::ALL.map(|s| i64::from(plain[s.index()]) - raw(s));
+        assert!(raw(Color::Black) != 0 && raw(Color::White) != 0);
+        for c in [-30, 20, 50] {
+            pos.set_style(Color::Black, c);
+            let c = i64::from(c);
+            let (b, w) = (
+                pos.weights[Color::Black.index()],
+                pos.weights[Color::White.index()],
+            );
+            assert_eq!(
+                i64::from(pos.evaluate(Color::Black)),
+                (b[0] * (100 + c) - w[1] * (100 - c)) / 100 + threat[Color::Black.index()]
+            );
+            assert_eq!(
+                i64::from(pos.evaluate(Color::White)),
+                (w[0] * (100 - c) - b[1] * (100 + c)) / 100 + threat[Color::White.index()]
+            );
+        }
+        pos.set_style(Color::White, 0);
+        assert_eq!(Color::ALL.map(|s| pos.evaluate(s)), plain);
     }
 
     /// Random games on several sizes and both rules: the incremental state equals a rebuild after

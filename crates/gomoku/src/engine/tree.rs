@@ -258,6 +258,9 @@ pub mod knob {
         pub policy_gap: i32,
         /// [`super::CUT_REDUCTION`].
         pub cut_reduction: i32,
+        /// The evaluation's style in percent ([`crate::engine::position::Position::set_style`]):
+        /// 0, the plain evaluation, by default.
+        pub style: i32,
     }
 
     // The divisor is never NaN (`parse` keeps it in a range), so equality is total.
@@ -270,12 +273,19 @@ pub mod knob {
                 lmr_growth: super::LMR_GROWTH,
                 policy_gap: super::POLICY_GAP,
                 cut_reduction: super::CUT_REDUCTION,
+                style: 0,
             }
         }
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 4] = ["lmr-divisor", "lmr-growth", "policy-gap", "cut-reduction"];
+    pub const NAMES: [&str; 5] = [
+        "lmr-divisor",
+        "lmr-growth",
+        "policy-gap",
+        "cut-reduction",
+        "style",
+    ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
     /// `none` or an empty list: all at their defaults).
@@ -298,6 +308,7 @@ pub mod knob {
                 "lmr-growth" => k.lmr_growth = number(name, value, 0.0..=8.0)?,
                 "policy-gap" => k.policy_gap = number(name, value, 0..=100_000)?,
                 "cut-reduction" => k.cut_reduction = number(name, value, 0..=4)?,
+                "style" => k.style = number(name, value, -50..=50)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -527,6 +538,8 @@ pub struct Tree {
     policy_gap: i32,
     /// [`CUT_REDUCTION`], a field so that tests can switch it off.
     cut_reduction: i32,
+    /// The evaluation's style for the searching side ([`knob::Knobs::style`]).
+    style: i32,
     /// [`LMR_DIVISOR`], a field so that experiments can set it ([`knob`]).
     lmr_divisor: f64,
     /// [`LMR_GROWTH`], likewise.
@@ -581,6 +594,7 @@ impl Tree {
             selective: true,
             policy_gap: POLICY_GAP,
             cut_reduction: CUT_REDUCTION,
+            style: 0,
             lmr_divisor: LMR_DIVISOR,
             lmr_growth: LMR_GROWTH,
             lmr_now: LMR_DIVISOR,
@@ -616,6 +630,7 @@ impl Tree {
             selective: self.selective,
             policy_gap: self.policy_gap,
             cut_reduction: self.cut_reduction,
+            style: self.style,
             lmr_divisor: self.lmr_divisor,
             lmr_growth: self.lmr_growth,
             lmr_now: self.lmr_now,
@@ -637,6 +652,7 @@ impl Tree {
         self.lmr_now = knobs.lmr_divisor;
         self.policy_gap = knobs.policy_gap;
         self.cut_reduction = knobs.cut_reduction;
+        self.style = knobs.style;
     }
 
     /// Sets the soft time limit of the next searches: `Some((start, aim))` stops the iterations
@@ -781,8 +797,23 @@ impl Tree {
         )
     }
 
-    /// The iterations from `first_depth` on, until a limit, the stop flag or a proven result.
+    /// The iterations from `first_depth` on, until a limit, the stop flag or a proven result,
+    /// with the evaluation's style set for `me` while they run.
     fn deepen(
+        &mut self,
+        pos: &mut Position,
+        me: Color,
+        roots: Vec<Point>,
+        first_depth: i32,
+    ) -> Ranked {
+        pos.set_style(me, self.style);
+        let ranked = self.deepen_styled(pos, me, roots, first_depth);
+        pos.set_style(me, 0);
+        ranked
+    }
+
+    /// [`Tree::deepen`]'s iterations.
+    fn deepen_styled(
         &mut self,
         pos: &mut Position,
         me: Color,
@@ -2182,15 +2213,18 @@ mod tests {
     fn knobs_parse_and_refuse() {
         assert_eq!(knob::parse(""), Ok(knob::Knobs::default()));
         assert_eq!(knob::parse("none"), Ok(knob::Knobs::default()));
-        let k = knob::parse(" lmr-divisor = 1.5 ,policy-gap=300,cut-reduction=1,lmr-growth=0.5")
-            .unwrap();
+        let k = knob::parse(
+            " lmr-divisor = 1.5 ,policy-gap=300,cut-reduction=1,lmr-growth=0.5,style=-20",
+        )
+        .unwrap();
         assert_eq!(
             k,
             knob::Knobs {
                 lmr_divisor: 1.5,
                 lmr_growth: 0.5,
                 policy_gap: 300,
-                cut_reduction: 1
+                cut_reduction: 1,
+                style: -20,
             }
         );
         let k = knob::parse("policy-gap=250").unwrap();
@@ -2204,6 +2238,8 @@ mod tests {
             "lmr-divisor=NaN",
             "policy-gap=-1",
             "cut-reduction=5",
+            "style=51",
+            "style=2.5",
             "depth=3",
         ] {
             assert!(knob::parse(bad).is_err(), "{bad}");
