@@ -30,9 +30,10 @@ pub struct Args {
     /// Search a fixed number of nodes per move instead of following the clock (deterministic)
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Transposition-table size in MiB when the manager sets no max_memory (1..=16384)
-    #[arg(long = "tt-mib", default_value_t = 64, value_name = "MIB", value_parser = parse_tt_mib)]
-    pub tt_mib: usize,
+    /// Transposition-table size in MiB when the manager sets no max_memory (default 64); under a
+    /// manager's max_memory the table takes what the limit leaves, and this caps it (1..=16384)
+    #[arg(long = "tt-mib", value_name = "MIB", value_parser = parse_tt_mib)]
+    pub tt_mib: Option<usize>,
     /// Print no MESSAGE lines
     #[arg(long)]
     pub quiet: bool,
@@ -164,7 +165,8 @@ pub fn run(args: &Args) -> std::io::Result<()> {
     let options = Options {
         player,
         nodes: args.nodes,
-        table_bytes: args.tt_mib.max(1) << 20,
+        table_bytes: args.tt_mib.unwrap_or(64).max(1) << 20,
+        table_cap: args.tt_mib.map_or(usize::MAX, |mib| mib.max(1) << 20),
         messages: !args.quiet,
         threads: thread_count(args.threads).0,
         suggest: args.suggest,

@@ -36,6 +36,9 @@ pub struct Options {
     pub nodes: Option<u64>,
     /// Transposition-table bytes when the manager sets no memory limit.
     pub table_bytes: usize,
+    /// The most transposition-table bytes under a manager's memory limit (the table takes what
+    /// the limit leaves, up to this).
+    pub table_cap: usize,
     /// Print `MESSAGE` lines about each decision.
     pub messages: bool,
     /// Search threads until the manager sends `INFO thread_num`.
@@ -56,6 +59,7 @@ impl Default for Options {
             player: Player::Engine,
             nodes: None,
             table_bytes: 64 << 20,
+            table_cap: usize::MAX,
             messages: true,
             threads: 1,
             book: None,
@@ -285,7 +289,9 @@ impl<W: Write> Brain<W> {
 
     /// A fresh engine for the current size and rule, with `stones` on the board.
     fn new_game(&mut self, stones: Vec<(Point, Color)>) {
-        let table = self.clock.table_bytes(self.options.table_bytes);
+        let table = self
+            .clock
+            .table_bytes(self.options.table_bytes, self.options.table_cap);
         let mut engine = Engine::new(self.size, self.rule, table);
         engine.set_threads(self.options.threads);
         engine.set_switches(self.options.switches);

@@ -86,15 +86,18 @@ impl Clock {
         }
     }
 
-    /// The transposition-table bytes: `preferred` with no memory limit, else half of what the
-    /// limit leaves besides the fixed needs, between 1 MiB and `preferred`.
+    /// The transposition-table bytes: `preferred` with no memory limit; else what the limit leaves
+    /// besides [`FIXED_MEMORY`], at least 1 MiB and at most `cap` (the table rounds it down to a
+    /// power of two slots).
     #[must_use]
-    pub fn table_bytes(&self, preferred: usize) -> usize {
+    pub fn table_bytes(&self, preferred: usize, cap: usize) -> usize {
         if self.max_memory == 0 {
             preferred
         } else {
-            let spare = self.max_memory.saturating_sub(FIXED_MEMORY) / 2;
-            (spare as usize).clamp(1 << 20, preferred)
+            let spare = self.max_memory.saturating_sub(FIXED_MEMORY);
+            usize::try_from(spare)
+                .unwrap_or(usize::MAX)
+                .clamp(1 << 20, cap.max(1 << 20))
         }
     }
 }
@@ -197,12 +200,17 @@ mod tests {
     #[test]
     fn table_fits_the_memory_limit() {
         let mut clock = Clock::default();
-        assert_eq!(clock.table_bytes(64 << 20), 64 << 20);
-        clock.max_memory = 350 << 20;
-        assert_eq!(clock.table_bytes(64 << 20), 64 << 20);
+        assert_eq!(clock.table_bytes(64 << 20, usize::MAX), 64 << 20);
+        // Gomocup's 350 MB: a 256 MiB table beside the fixed needs.
+        clock.max_memory = 367_001_600;
+        let bytes = clock.table_bytes(64 << 20, usize::MAX);
+        assert_eq!(bytes, 367_001_600 - (64 << 20));
+        assert_eq!(crate::engine::tree::Table::new(bytes).bytes(), 256 << 20);
+        assert_eq!(clock.table_bytes(64 << 20, 32 << 20), 32 << 20);
         clock.max_memory = 160 << 20;
-        assert_eq!(clock.table_bytes(64 << 20), 32 << 20);
+        assert_eq!(clock.table_bytes(64 << 20, usize::MAX), 96 << 20);
         clock.max_memory = 10 << 20;
-        assert_eq!(clock.table_bytes(64 << 20), 1 << 20);
+        assert_eq!(clock.table_bytes(64 << 20, usize::MAX), 1 << 20);
+        assert_eq!(clock.table_bytes(64 << 20, 0), 1 << 20);
     }
 }

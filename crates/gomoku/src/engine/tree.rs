@@ -426,9 +426,23 @@ struct Slot {
 }
 
 /// The transposition table, shared by the search threads: two-slot buckets of 16 bytes a slot.
+///
+/// The slots live in an anonymous memory map rather than on the heap: the kernel hands its pages
+/// over zeroed when first touched, so a table of hundreds of MiB costs nothing to make (a new game
+/// makes one) and only the pages the search reaches are ever resident; and on Linux the map asks
+/// for transparent huge pages, so that probes scattered over the table miss the TLB less. Where
+/// the map cannot be made, the slots go on the heap.
 #[derive(Debug)]
 pub struct Table {
-    slots: Box<[Slot]>,
+    storage: Storage,
+    /// The number of slots, a power of two.
+    len: usize,
+}
+
+#[derive(Debug)]
+enum Storage {
+    Mapped(memmap2::MmapMut),
+    Heap(Box<[Slot]>),
 }
 
 /// Bytes of one transposition-table slot.
@@ -438,33 +452,54 @@ impl Table {
     /// A table of about `bytes` (a power of two slots, at least 1024).
     #[must_use]
     pub fn new(bytes: usize) -> Table {
-        let slots = (bytes / ENTRY_BYTES).max(1024);
-        let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
-        Table {
-            slots: (0..slots).map(|_| Slot::default()).collect(),
+        let len = (bytes / ENTRY_BYTES).max(1024);
+        let len = 1usize << (usize::BITS - 1 - len.leading_zeros());
+        let storage = match memmap2::MmapMut::map_anon(len * ENTRY_BYTES) {
+            Ok(map) => {
+                #[cfg(target_os = "linux")]
+                // Only advice: without huge pages the table works the same, a little slower.
+                let _ = map.advise(memmap2::Advice::HugePage);
+                Storage::Mapped(map)
+            }
+            Err(_) => Storage::Heap((0..len).map(|_| Slot::default()).collect()),
+        };
+        Table { storage, len }
+    }
+
+    /// The slots.
+    #[inline]
+    fn slots(&self) -> &[Slot] {
+        match &self.storage {
+            // SAFETY: the map is `len * ENTRY_BYTES` bytes, page-aligned (more than a slot's
+            // 8-byte alignment), zeroed by the kernel (all zeros is a valid pair of atomics), and
+            // lives as long as `self`; every access to it goes through these atomics.
+            Storage::Mapped(map) => unsafe {
+                std::slice::from_raw_parts(map.as_ptr().cast::<Slot>(), self.len)
+            },
+            Storage::Heap(slots) => slots,
         }
     }
 
     /// The table's size in bytes.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY_BYTES
+        self.len * ENTRY_BYTES
     }
 
     fn len(&self) -> usize {
-        self.slots.len()
+        self.len
     }
 
     /// Asks the processor to bring in the bucket of `key` (a hint): called right after a move, so
     /// that the child's probe finds it in the cache.
     #[inline]
     fn prefetch(&self, key: u64) {
-        let base = (key as usize) & (self.slots.len() - 1) & !1;
+        let base = (key as usize) & (self.len - 1) & !1;
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch reads nothing and writes nothing; the address is a valid reference.
         unsafe {
             std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                std::ptr::from_ref(&self.slots[base]).cast::<i8>(),
+                std::ptr::from_ref(&self.slots()[base]).cast::<i8>(),
             );
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -474,7 +509,7 @@ impl Table {
     /// The entry in slot `i` if it belongs to `key`.
     #[inline]
     fn load(&self, i: usize, key: u64) -> Option<Entry> {
-        let slot = &self.slots[i];
+        let slot = &self.slots()[i];
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
         (check ^ data == key && data != 0).then(|| Entry::unpack(data))
@@ -483,13 +518,13 @@ impl Table {
     /// The entry in slot `i`, whoever it belongs to (for replacement).
     #[inline]
     fn peek(&self, i: usize) -> Entry {
-        Entry::unpack(self.slots[i].data.load(Ordering::Relaxed))
+        Entry::unpack(self.slots()[i].data.load(Ordering::Relaxed))
     }
 
     #[inline]
     fn save(&self, i: usize, key: u64, e: Entry) {
         let data = e.pack();
-        let slot = &self.slots[i];
+        let slot = &self.slots()[i];
         slot.data.store(data, Ordering::Relaxed);
         slot.check.store(key ^ data, Ordering::Relaxed);
     }
