@@ -117,6 +117,54 @@ fn selfplay_resumes_and_tune_writes_weights() {
         stonelab_gomoku::engine::weights::parse(&w).unwrap().len(),
         1820
     );
+    // With the move choices of player a (Black in every self-play game): a report of them and a
+    // header that names them.
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune",
+            record_s,
+            "--epochs",
+            "5",
+            "--holdout",
+            "20",
+            "--choices",
+            record_s,
+            "--choices-player",
+            "a",
+            "--format",
+            "json",
+            "--out",
+            weights.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let c = &report["choices"];
+    assert!(c["train_positions"].as_u64().unwrap() > 5, "{report}");
+    assert!(c["holdout_positions"].as_u64().unwrap() >= 1, "{report}");
+    assert_eq!(c["temperature"], report["scale"]);
+    let w = std::fs::read_to_string(&weights).unwrap();
+    assert!(w.contains("With the move choices of player a"), "{w}");
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune",
+            record_s,
+            "--choices",
+            record_s,
+            "--temperature",
+            "-1",
+        ],
+        "",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

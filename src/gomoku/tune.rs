@@ -288,6 +288,23 @@ pub struct TuneArgs {
     /// (crates/gomoku/data/threat-weights-renju-white.txt); required with --threat-out under renju
     #[arg(long, value_name = "FILE")]
     threat_out_white: Option<PathBuf>,
+    /// Match records whose moves by one player (--choices-player) the evaluation is also fitted
+    /// to rank first among the quiet candidates, one ply deep (comparison training; see
+    /// docs/gomoku-engine.md, "Tuning the evaluation")
+    #[arg(long, value_name = "RECORD", num_args = 1..)]
+    choices: Vec<PathBuf>,
+    /// Whose moves --choices fits: the record's engine `a` or `b`
+    #[arg(long, default_value = "b", value_parser = ["a", "b"])]
+    choices_player: String,
+    /// The most positions --choices takes (the first of each record's games, in file order)
+    #[arg(long, default_value_t = 30_000)]
+    choices_max: usize,
+    /// The move-choice loss's weight beside the value loss
+    #[arg(long, default_value_t = 1.0)]
+    choices_weight: f64,
+    /// The move-choice softmax's temperature in evaluation units (default: the fitted scale)
+    #[arg(long)]
+    temperature: Option<f64>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -310,11 +327,74 @@ struct TuneReport {
     train_loss_after: f64,
     holdout_loss_before: f64,
     holdout_loss_after: f64,
+    /// With --choices: the positions fitted and held out, the temperature, and the held-out
+    /// mean negative log-probability and top-1 rate of the moves played, before and after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    choices: Option<ChoiceReport>,
     /// The class design's parameters (to move, then waiting): B1..F4, then the bonuses for two
     /// fours, four-three, two threes, two lines of F2 or B3.
     class_params: Option<Vec<f64>>,
     out: Option<String>,
     threat_out: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ChoiceReport {
+    train_positions: usize,
+    holdout_positions: usize,
+    temperature: f64,
+    holdout_nll_before: f64,
+    holdout_nll_after: f64,
+    holdout_top1_before: f64,
+    holdout_top1_after: f64,
+}
+
+/// The move choices of `player` in match records, every `every`-th game held out.
+fn read_choices(
+    paths: &[PathBuf],
+    player: &str,
+    skip: usize,
+    max: usize,
+    every: usize,
+    board: &mut Option<(usize, Rule)>,
+) -> anyhow::Result<(tune::Choices, tune::Choices)> {
+    let (mut train, mut held) = (tune::Choices::new(), tune::Choices::new());
+    let mut games = 0;
+    for path in paths {
+        let text = read_text(path)?;
+        let mut lines = text.lines();
+        let (_, size, rule) = record_header(path, lines.next(), board, &Rule::ALL)?;
+        for (i, line) in lines.enumerate() {
+            if train.len() + held.len() >= max {
+                return Ok((train, held));
+            }
+            let g: GameLine = serde_json::from_str(line)
+                .with_context(|| format!("'{}' line {}: not a game", path.display(), i + 2))?;
+            let moves: Vec<Point> = g.moves.iter().map(|m| Point::new(m[0], m[1])).collect();
+            games += 1;
+            let into = if games % every == 0 {
+                &mut held
+            } else {
+                &mut train
+            };
+            // The player's colour: moves from Black's first alternate.
+            let parity = usize::from(g.black != player);
+            for k in (g.opening_stones + skip)..moves.len() {
+                if k % 2 != parity {
+                    continue;
+                }
+                if let Err(j) = into.add(size, rule, &moves[..k], moves[k]) {
+                    bail!(
+                        "'{}' line {}: move {} is off the board or repeated",
+                        path.display(),
+                        i + 2,
+                        j + 1
+                    );
+                }
+            }
+        }
+    }
+    Ok((train, held))
 }
 
 /// Every how many games one is held out, for `percent` held out (0: none).
@@ -476,16 +556,34 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         epochs: args.epochs,
         step: args.step,
     };
+    let (choices_train, choices_held) = read_choices(
+        &args.choices,
+        &args.choices_player,
+        args.skip,
+        args.choices_max,
+        every,
+        &mut board,
+    )?;
+    let temperature = args.temperature.unwrap_or(scale);
+    if !(temperature > 0.0 && temperature.is_finite()) {
+        bail!("--temperature: expected a positive number");
+    }
+    let term = (!choices_train.is_empty()).then_some(tune::ChoiceTerm {
+        choices: &choices_train,
+        temperature,
+        weight: args.choices_weight,
+    });
     let mut fitted = start.clone();
     let mut class_params = None;
     if args.model != Model::Table {
         let (design, theta) = tune::Design::classes(&start, &frozen);
-        let theta = tune::fit_design(&train, &design, &theta, fit);
+        let theta = tune::fit_design_with(&train, term, &design, &theta, fit);
         fitted = design.weights(&theta);
         class_params = Some(theta.iter().map(|t| t.round()).collect::<Vec<f64>>());
     }
     if args.model != Model::Classes {
-        fitted = tune::fit(&train, &fitted, &frozen, fit);
+        let (design, theta) = tune::Design::table(&fitted, &frozen);
+        fitted = design.weights(&tune::fit_design_with(&train, term, &design, &theta, fit));
     }
     let rounded: Vec<f64> = fitted.iter().map(|w| w.round()).collect();
     let report = TuneReport {
@@ -497,6 +595,19 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         train_loss_after: train.loss(&rounded, scale),
         holdout_loss_before: held.loss(&start, scale),
         holdout_loss_after: held.loss(&rounded, scale),
+        choices: term.map(|_| {
+            let (nll_before, top1_before) = choices_held.loss(&start, temperature);
+            let (nll_after, top1_after) = choices_held.loss(&rounded, temperature);
+            ChoiceReport {
+                train_positions: choices_train.len(),
+                holdout_positions: choices_held.len(),
+                temperature,
+                holdout_nll_before: nll_before,
+                holdout_nll_after: nll_after,
+                holdout_top1_before: top1_before,
+                holdout_top1_after: top1_after,
+            }
+        }),
         class_params,
         out: args.out.as_ref().map(|p| p.display().to_string()),
         threat_out: args.threat_out.as_ref().map(|p| p.display().to_string()),
@@ -527,6 +638,26 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             report.holdout_loss_before, report.holdout_loss_after
         ),
     ];
+    let mut provenance = provenance.to_vec();
+    if let Some(c) = &report.choices {
+        let files: Vec<String> = args
+            .choices
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        provenance.push(format!(
+            "With the move choices of player {} in {} (--choices-max {}, --choices-weight {}, temperature {:.1}):",
+            args.choices_player,
+            files.join(" "),
+            args.choices_max,
+            args.choices_weight,
+            c.temperature
+        ));
+        provenance.push(format!(
+            "{} positions fitted, {} held out; held-out top-1 {:.3} before, {:.3} after.",
+            c.train_positions, c.holdout_positions, c.holdout_top1_before, c.holdout_top1_after
+        ));
+    }
     let header_of = |intro: [&str; 3]| -> Vec<String> {
         intro
             .iter()
@@ -606,6 +737,18 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             report.holdout_loss_before,
             report.holdout_loss_after
         ),
+    }
+    if let (Format::Text, Some(c)) = (args.format, &report.choices) {
+        println!(
+            "move choices: {} positions fitted, {} held out; temperature {:.1}\nheld out: negative log-likelihood {:.4} -> {:.4}, top-1 {:.3} -> {:.3}",
+            c.train_positions,
+            c.holdout_positions,
+            c.temperature,
+            c.holdout_nll_before,
+            c.holdout_nll_after,
+            c.holdout_top1_before,
+            c.holdout_top1_after
+        );
     }
     if let (Format::Text, Some(t)) = (args.format, &report.class_params) {
         let names = [

@@ -214,6 +214,217 @@ impl Samples {
     }
 }
 
+/// The features of `pos` with `s` to move into `counts` (dense, zero outside `touched`), noting
+/// each weight number set in `touched`.
+fn dense_features(pos: &Position, s: Color, counts: &mut [i32], touched: &mut Vec<u16>) {
+    let rule = pos.rule();
+    let mut add = |k: usize, n: i32| {
+        if counts[k] == 0 {
+            touched.push(k as u16);
+        }
+        counts[k] += n;
+    };
+    for i in pos.evaluated_combinations(s) {
+        add(weight_number(rule, s, i, true), 1);
+    }
+    for i in pos.evaluated_combinations(!s) {
+        add(weight_number(rule, !s, i, false), -1);
+    }
+    add(threat_number(rule, s, pos.threat_mask(s)), 1);
+}
+
+/// Move choices of a stronger player: for each position, the features of every quiet candidate
+/// move's result, so that the evaluation can be fitted to rank the player's move first (the
+/// comparison training of Tesauro and of Hoki's Bonanza, at one ply). A candidate's evaluation
+/// is the opponent's after the move, so the mover values it at minus that; the model's
+/// probability of each candidate is the softmax of those values over a temperature, and the loss
+/// is the mean negative log-probability of the move played.
+///
+/// Positions where the choice is tactics rather than shape are left out: a five to make or to
+/// block, an open three of the opponent's to answer, or a played move that makes a four or more;
+/// and candidates that make a four or more are not candidates (the search, not the evaluation,
+/// scores those). Since every candidate's features share the position's own with the opponent to
+/// move, only each candidate's difference from them is kept (the softmax does not see a shared
+/// term): a few dozen numbers a candidate.
+#[derive(Clone, Debug, Default)]
+pub struct Choices {
+    /// Position `g`'s candidates are `groups[g]..groups[g + 1]`; the first is the move played.
+    groups: Vec<u32>,
+    /// Candidate `j`'s features are `features[starts[j]..starts[j + 1]]`.
+    starts: Vec<u32>,
+    features: Vec<(u16, i16)>,
+}
+
+impl Choices {
+    /// None.
+    #[must_use]
+    pub fn new() -> Choices {
+        Choices {
+            groups: vec![0],
+            starts: vec![0],
+            features: Vec::new(),
+        }
+    }
+
+    /// The number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.groups.len() - 1
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds the position after `moves` (from Black's first) with `played`, the move chosen there.
+    /// Returns whether it was added (not when the choice is tactics, above, or the played move is
+    /// the only candidate), or `Err(k)` when move `k` (`moves.len()`: `played`) is off the board
+    /// or on a stone.
+    pub fn add(
+        &mut self,
+        size: usize,
+        rule: Rule,
+        moves: &[Point],
+        played: Point,
+    ) -> Result<bool, usize> {
+        let mut pos = Position::new(size, rule);
+        let mut c = Color::Black;
+        let on = |p: Point, pos: &Position| {
+            usize::from(p.x) < size && usize::from(p.y) < size && pos.stone(p).is_none()
+        };
+        for (k, &p) in moves.iter().enumerate() {
+            if !on(p, &pos) {
+                return Err(k);
+            }
+            pos.make(p, c);
+            c = !c;
+        }
+        if !on(played, &pos) {
+            return Err(moves.len());
+        }
+        let (own, theirs) = (pos.class_sets(c), pos.class_sets(!c));
+        let tactical = own.five | own.four;
+        if !own.five.is_empty()
+            || !theirs.five.is_empty()
+            || !theirs.open_four.is_empty()
+            || tactical.contains(played)
+        {
+            return Ok(false);
+        }
+        let others: Vec<Point> = pos
+            .candidates()
+            .iter()
+            .filter(|&p| {
+                p != played && !tactical.contains(p) && !(rule == Rule::Renju && pos.is_foul(p, c))
+            })
+            .collect();
+        if others.is_empty() || (rule == Rule::Renju && pos.is_foul(played, c)) {
+            return Ok(false);
+        }
+        let mut counts = vec![0i32; weights_len(rule)];
+        let mut touched = Vec::new();
+        // The shared part, negated: the position itself with the opponent to move.
+        dense_features(&pos, !c, &mut counts, &mut touched);
+        for k in &touched {
+            counts[usize::from(*k)] = -counts[usize::from(*k)];
+        }
+        let shared: Vec<(u16, i32)> = touched
+            .iter()
+            .map(|&k| (k, counts[usize::from(k)]))
+            .collect();
+        for p in std::iter::once(played).chain(others) {
+            for &(k, n) in &shared {
+                counts[usize::from(k)] = n;
+            }
+            touched.clear();
+            touched.extend(shared.iter().map(|&(k, _)| k));
+            pos.make_quick(p, c);
+            dense_features(&pos, !c, &mut counts, &mut touched);
+            pos.unmake_quick();
+            for &k in &touched {
+                let n = std::mem::take(&mut counts[usize::from(k)]);
+                if n != 0 {
+                    self.features.push((k, n as i16));
+                }
+            }
+            self.starts.push(self.features.len() as u32);
+        }
+        self.groups.push((self.starts.len() - 1) as u32);
+        Ok(true)
+    }
+
+    fn candidate(&self, j: usize) -> &[(u16, i16)] {
+        &self.features[self.starts[j] as usize..self.starts[j + 1] as usize]
+    }
+
+    /// Position `g`'s candidates' probabilities under `weights` and `temperature` (the played
+    /// move's first).
+    fn probabilities(&self, g: usize, weights: &[f64], temperature: f64) -> Vec<f64> {
+        let range = self.groups[g] as usize..self.groups[g + 1] as usize;
+        let values: Vec<f64> = range
+            .map(|j| {
+                let e: f64 = self
+                    .candidate(j)
+                    .iter()
+                    .map(|&(k, n)| f64::from(n) * weights[usize::from(k)])
+                    .sum();
+                -e / temperature
+            })
+            .collect();
+        let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let exps: Vec<f64> = values.iter().map(|v| (v - top).exp()).collect();
+        let total: f64 = exps.iter().sum();
+        exps.into_iter().map(|e| e / total).collect()
+    }
+
+    /// The mean negative log-probability of the moves played, and how often the played move has
+    /// the best value (top-1).
+    #[must_use]
+    pub fn loss(&self, weights: &[f64], temperature: f64) -> (f64, f64) {
+        if self.is_empty() {
+            return (0.0, 0.0);
+        }
+        let (mut nll, mut top) = (0.0, 0usize);
+        for g in 0..self.len() {
+            let p = self.probabilities(g, weights, temperature);
+            nll -= p[0].max(1e-300).ln();
+            if p.iter().skip(1).all(|&q| q < p[0]) {
+                top += 1;
+            }
+        }
+        let n = self.len() as f64;
+        (nll / n, top as f64 / n)
+    }
+
+    /// Adds to `grad_w` the gradient of `factor` times the mean loss.
+    fn gradient(&self, weights: &[f64], temperature: f64, factor: f64, grad_w: &mut [f64]) {
+        let n = self.len().max(1) as f64;
+        for g in 0..self.len() {
+            let p = self.probabilities(g, weights, temperature);
+            let first = self.groups[g] as usize;
+            for (i, q) in p.into_iter().enumerate() {
+                // d loss / d value = q - [played]; value = -e / temperature.
+                let y = if i == 0 { 1.0 } else { 0.0 };
+                let d = -(q - y) / temperature * factor / n;
+                for &(k, c) in self.candidate(first + i) {
+                    grad_w[usize::from(k)] += d * f64::from(c);
+                }
+            }
+        }
+    }
+}
+
+/// The move-choice term of a fit: the choices, their temperature and their weight beside the
+/// value loss.
+#[derive(Clone, Copy, Debug)]
+pub struct ChoiceTerm<'a> {
+    pub choices: &'a Choices,
+    pub temperature: f64,
+    pub weight: f64,
+}
+
 /// The compiled-in weights as one vector: to-move weights, then waiting weights, then the threat
 /// masks'.
 #[must_use]
@@ -421,6 +632,18 @@ pub fn fit(samples: &Samples, start: &[f64], frozen: &[bool], settings: Fit) -> 
 /// `start`; returns the parameters.
 #[must_use]
 pub fn fit_design(samples: &Samples, design: &Design, start: &[f64], settings: Fit) -> Vec<f64> {
+    fit_design_with(samples, None, design, start, settings)
+}
+
+/// [`fit_design`] with a move-choice term added to the loss ([`Choices`]).
+#[must_use]
+pub fn fit_design_with(
+    samples: &Samples,
+    choices: Option<ChoiceTerm>,
+    design: &Design,
+    start: &[f64],
+    settings: Fit,
+) -> Vec<f64> {
     let mut theta = start.to_vec();
     let (mut m, mut v) = (vec![0.0; theta.len()], vec![0.0; theta.len()]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
@@ -435,6 +658,9 @@ pub fn fit_design(samples: &Samples, design: &Design, start: &[f64], settings: F
             for &(k, c) in samples.features(i) {
                 grad_w[usize::from(k)] += g * f64::from(c);
             }
+        }
+        if let Some(t) = choices {
+            t.choices.gradient(&w, t.temperature, t.weight, &mut grad_w);
         }
         let mut grad = vec![0.0; theta.len()];
         for (k, t) in design.terms.iter().enumerate() {
@@ -615,6 +841,145 @@ mod tests {
             };
             assert_eq!(samples.eval(0, &only), expected as f64);
         }
+    }
+
+    /// A choice's candidates, scored by their kept features, differ as the engine's evaluations
+    /// of the positions after them do (the shared part cancels); the played move comes first and
+    /// candidates that make a four are left out.
+    #[test]
+    fn choice_features_are_evaluation_differences() {
+        let pts = |v: &[(u8, u8)]| v.iter().map(|&(x, y)| Point::new(x, y)).collect::<Vec<_>>();
+        // Black to move; Black's (6,7) or (10,7) would make a four on row 7.
+        let moves = pts(&[(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (6, 9)]);
+        let played = Point::new(9, 9);
+        let mut choices = Choices::new();
+        assert_eq!(choices.add(15, Rule::Freestyle, &moves, played), Ok(true));
+        let mut pos = Position::new(15, Rule::Freestyle);
+        let mut c = Color::Black;
+        for &p in &moves {
+            pos.make(p, c);
+            c = !c;
+        }
+        let w = current_weights();
+        let base = f64::from(pos.evaluate(!c));
+        let candidates: Vec<Point> = std::iter::once(played)
+            .chain(
+                pos.candidates()
+                    .iter()
+                    .filter(|&p| p != played && !pos.class_sets(c).four.contains(p)),
+            )
+            .collect();
+        assert!(
+            !candidates.contains(&Point::new(6, 7)) && !candidates.contains(&Point::new(10, 7))
+        );
+        assert_eq!(choices.groups, vec![0, candidates.len() as u32]);
+        for (j, &p) in candidates.iter().enumerate() {
+            pos.make(p, c);
+            let e = f64::from(pos.evaluate(!c)) - base;
+            pos.unmake();
+            let kept: f64 = choices
+                .candidate(j)
+                .iter()
+                .map(|&(k, n)| f64::from(n) * w[usize::from(k)])
+                .sum();
+            assert_eq!(kept, e, "candidate {j} at {p:?}");
+        }
+    }
+
+    /// Choices that are tactics are not samples: an open three of the opponent's to answer, a
+    /// played move that makes a four; a move on a stone is an error naming it.
+    #[test]
+    fn tactical_choices_are_left_out() {
+        let pts = |v: &[(u8, u8)]| v.iter().map(|&(x, y)| Point::new(x, y)).collect::<Vec<_>>();
+        let mut choices = Choices::new();
+        // White to move facing Black's open three on row 7.
+        let three = pts(&[(7, 7), (0, 0), (8, 7), (0, 2), (9, 7)]);
+        assert_eq!(
+            choices.add(15, Rule::Freestyle, &three, Point::new(10, 7)),
+            Ok(false)
+        );
+        // Black to move, the played move makes a four.
+        let four = pts(&[(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (10, 7)]);
+        assert_eq!(
+            choices.add(15, Rule::Freestyle, &four, Point::new(6, 7)),
+            Ok(false)
+        );
+        assert_eq!(
+            choices.add(15, Rule::Freestyle, &four, Point::new(7, 7)),
+            Err(6)
+        );
+        assert_eq!(
+            choices.add(
+                15,
+                Rule::Freestyle,
+                &pts(&[(7, 7), (7, 7)]),
+                Point::new(1, 1)
+            ),
+            Err(1)
+        );
+        assert!(choices.is_empty());
+    }
+
+    /// Fitted to choices alone where the played move is the one the compiled-in weights like
+    /// least, the loss falls and the played move climbs.
+    #[test]
+    fn fitting_choices_ranks_the_played_moves_higher() {
+        let mut rng = stonelab_rand::Xorshift64Star::new(11);
+        let w = current_weights();
+        let mut choices = Choices::new();
+        while choices.len() < 40 {
+            let mut pos = Position::new(15, Rule::Freestyle);
+            let mut moves = vec![Point::new(7, 7)];
+            pos.make(moves[0], Color::Black);
+            let mut c = Color::White;
+            for _ in 0..(4 + rng.below(8)) {
+                let near: Vec<Point> = pos.candidates().iter().collect();
+                let p = near[rng.below(near.len())];
+                pos.make(p, c);
+                moves.push(p);
+                c = !c;
+            }
+            // The candidate after which the opponent's evaluation is highest: our worst.
+            let quiet: Vec<Point> = pos
+                .candidates()
+                .iter()
+                .filter(|&p| !pos.class_sets(c).four.contains(p))
+                .collect();
+            let worst = *quiet
+                .iter()
+                .max_by_key(|&&p| {
+                    pos.make(p, c);
+                    let e = pos.evaluate(!c);
+                    pos.unmake();
+                    e
+                })
+                .unwrap();
+            let _ = choices.add(15, Rule::Freestyle, &moves, worst);
+        }
+        let (before, top_before) = choices.loss(&w, 300.0);
+        let frozen = vec![false; WEIGHTS];
+        let (design, theta) = Design::table(&w, &frozen);
+        let term = ChoiceTerm {
+            choices: &choices,
+            temperature: 300.0,
+            weight: 1.0,
+        };
+        let settings = Fit {
+            scale: 300.0,
+            l2: 0.0,
+            epochs: 100,
+            step: 10.0,
+        };
+        let fitted = design.weights(&fit_design_with(
+            &Samples::new(),
+            Some(term),
+            &design,
+            &theta,
+            settings,
+        ));
+        let (after, top_after) = choices.loss(&fitted, 300.0);
+        assert!(after < before - 0.5, "{before} -> {after}");
+        assert!(top_after > top_before, "{top_before} -> {top_after}");
     }
 
     /// A real game's samples: one per position after the skipped ones, none where a five is on
