@@ -68,3 +68,6 @@ pub const MIN_MOVE_MS: u64 = 5;
 /// besides the table during 5 s searches on 15x15 and 20x20, session 43). Under a manager's
 /// `max_memory` the table takes the rest.
 pub const FIXED_MEMORY: u64 = 64 << 20;
+/// The largest transposition table a manager's `max_memory` gives (1 GiB): a 5 s search on 20x20
+/// fills a few million slots of the 64 million this holds.
+pub const LIMITED_TABLE: usize = 1 << 30;

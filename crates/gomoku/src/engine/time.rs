@@ -3,8 +3,8 @@
 //! functions, no clock read here.
 
 use super::params::{
-    DEFAULT_TURN_MS, EMPTIES_PER_MOVE, FAST_TURN_MS, FIXED_MEMORY, HARD_SHARES, MARGIN_MS,
-    MIN_MOVES_LEFT, MIN_MOVE_MS, SPARE_SHARE, TURN_USE,
+    DEFAULT_TURN_MS, EMPTIES_PER_MOVE, FAST_TURN_MS, FIXED_MEMORY, HARD_SHARES, LIMITED_TABLE,
+    MARGIN_MS, MIN_MOVES_LEFT, MIN_MOVE_MS, SPARE_SHARE, TURN_USE,
 };
 
 /// The time one move gets, in milliseconds: the search aims at `soft_ms` (it starts no new
@@ -87,17 +87,18 @@ impl Clock {
     }
 
     /// The transposition-table bytes: `preferred` with no memory limit; else what the limit leaves
-    /// besides [`FIXED_MEMORY`], at least 1 MiB and at most `cap` (the table rounds it down to a
-    /// power of two slots).
+    /// besides [`FIXED_MEMORY`], at least 1 MiB and at most `cap` and [`LIMITED_TABLE`] (the table
+    /// rounds it down to a power of two slots).
     #[must_use]
     pub fn table_bytes(&self, preferred: usize, cap: usize) -> usize {
         if self.max_memory == 0 {
             preferred
         } else {
             let spare = self.max_memory.saturating_sub(FIXED_MEMORY);
+            let most = cap.min(LIMITED_TABLE).max(1 << 20);
             usize::try_from(spare)
                 .unwrap_or(usize::MAX)
-                .clamp(1 << 20, cap.max(1 << 20))
+                .clamp(1 << 20, most)
         }
     }
 }
@@ -211,6 +212,10 @@ mod tests {
         assert_eq!(clock.table_bytes(64 << 20, usize::MAX), 96 << 20);
         clock.max_memory = 10 << 20;
         assert_eq!(clock.table_bytes(64 << 20, usize::MAX), 1 << 20);
+        // A manager's limit far beyond what a search fills: the table stops at 1 GiB.
+        clock.max_memory = u64::MAX;
+        assert_eq!(clock.table_bytes(64 << 20, usize::MAX), LIMITED_TABLE);
+        assert_eq!(clock.table_bytes(64 << 20, 128 << 20), 128 << 20);
         assert_eq!(clock.table_bytes(64 << 20, 0), 1 << 20);
     }
 }

@@ -448,22 +448,35 @@ enum Storage {
 /// Bytes of one transposition-table slot.
 pub const ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
 
+/// The largest table: 16 GiB (`pbrain-stonelab --tt-mib`'s largest).
+pub const MAX_TABLE_BYTES: usize = 16 << 30;
+
 impl Table {
-    /// A table of about `bytes` (a power of two slots, at least 1024).
+    /// A table of about `bytes` (a power of two slots, at least 1024, at most
+    /// [`MAX_TABLE_BYTES`]).
     #[must_use]
     pub fn new(bytes: usize) -> Table {
-        let len = (bytes / ENTRY_BYTES).max(1024);
-        let len = 1usize << (usize::BITS - 1 - len.leading_zeros());
-        let storage = match memmap2::MmapMut::map_anon(len * ENTRY_BYTES) {
-            Ok(map) => {
+        let len = (bytes / ENTRY_BYTES).clamp(1024, MAX_TABLE_BYTES / ENTRY_BYTES);
+        let mut len = 1usize << (usize::BITS - 1 - len.leading_zeros());
+        // A map the system refuses is tried at half the size, down to a small one on the heap.
+        loop {
+            if let Ok(map) = memmap2::MmapMut::map_anon(len * ENTRY_BYTES) {
                 #[cfg(target_os = "linux")]
                 // Only advice: without huge pages the table works the same, a little slower.
                 let _ = map.advise(memmap2::Advice::HugePage);
-                Storage::Mapped(map)
+                return Table {
+                    storage: Storage::Mapped(map),
+                    len,
+                };
             }
-            Err(_) => Storage::Heap((0..len).map(|_| Slot::default()).collect()),
-        };
-        Table { storage, len }
+            if len <= 1 << 16 {
+                return Table {
+                    storage: Storage::Heap((0..len).map(|_| Slot::default()).collect()),
+                    len,
+                };
+            }
+            len /= 2;
+        }
     }
 
     /// The slots.
