@@ -95,7 +95,7 @@ impl Clock {
             preferred
         } else {
             let spare = self.max_memory.saturating_sub(FIXED_MEMORY);
-            let most = cap.min(LIMITED_TABLE).max(1 << 20);
+            let most = cap.clamp(1 << 20, LIMITED_TABLE);
             usize::try_from(spare)
                 .unwrap_or(usize::MAX)
                 .clamp(1 << 20, most)
