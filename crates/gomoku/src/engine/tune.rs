@@ -72,6 +72,27 @@ pub fn weight_number(rule: Rule, c: Color, i: usize, to_move: bool) -> usize {
     colour + side + i
 }
 
+/// Whether `p` is on `pos`'s board and empty.
+fn is_free(pos: &Position, p: Point) -> bool {
+    let size = pos.size();
+    usize::from(p.x) < size && usize::from(p.y) < size && pos.stone(p).is_none()
+}
+
+/// The position after `moves` (from Black's first) and the side to move, or `Err(k)` when move
+/// `k` is off the board or on a stone.
+fn replay(size: usize, rule: Rule, moves: &[Point]) -> Result<(Position, Color), usize> {
+    let mut pos = Position::new(size, rule);
+    let mut c = Color::Black;
+    for (k, &p) in moves.iter().enumerate() {
+        if !is_free(&pos, p) {
+            return Err(k);
+        }
+        pos.make(p, c);
+        c = !c;
+    }
+    Ok((pos, c))
+}
+
 /// Samples in a flat store: sample `i`'s features are `features[starts[i]..starts[i + 1]]`, each a
 /// weight number and a signed count (negative for the waiting side's combinations).
 #[derive(Clone, Debug, Default)]
@@ -144,15 +165,7 @@ impl Samples {
         moves: &[Point],
         value: f32,
     ) -> Result<bool, usize> {
-        let mut pos = Position::new(size, rule);
-        let mut c = Color::Black;
-        for (k, &p) in moves.iter().enumerate() {
-            if usize::from(p.x) >= size || usize::from(p.y) >= size || pos.stone(p).is_some() {
-                return Err(k);
-            }
-            pos.make(p, c);
-            c = !c;
-        }
+        let (pos, c) = replay(size, rule, moves)?;
         Ok(self.push(&pos, c, value.clamp(0.0, 1.0)))
     }
 
@@ -289,19 +302,8 @@ impl Choices {
         moves: &[Point],
         played: Point,
     ) -> Result<bool, usize> {
-        let mut pos = Position::new(size, rule);
-        let mut c = Color::Black;
-        let on = |p: Point, pos: &Position| {
-            usize::from(p.x) < size && usize::from(p.y) < size && pos.stone(p).is_none()
-        };
-        for (k, &p) in moves.iter().enumerate() {
-            if !on(p, &pos) {
-                return Err(k);
-            }
-            pos.make(p, c);
-            c = !c;
-        }
-        if !on(played, &pos) {
+        let (mut pos, c) = replay(size, rule, moves)?;
+        if !is_free(&pos, played) {
             return Err(moves.len());
         }
         let (own, theirs) = (pos.class_sets(c), pos.class_sets(!c));
