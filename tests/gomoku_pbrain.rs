@@ -297,8 +297,10 @@ fn finds_the_vcf_of_every_suite_position() {
 /// with `extra` arguments.
 fn match_json(a: &str, b: &str, games: u64, size: u32, extra: &[&str]) -> serde_json::Value {
     let (games, size) = (games.to_string(), size.to_string());
+    // The engines here search a fixed number of nodes; a long turn keeps the manager's answer
+    // limit (twice the turn) from deciding games when the test machine is loaded.
     let mut all = vec!["gomoku", "match", "--format", "json", "--a", a, "--b", b];
-    all.extend_from_slice(&["--games", &games, "--size", &size]);
+    all.extend_from_slice(&["--games", &games, "--size", &size, "--turn-ms", "10000"]);
     all.extend_from_slice(extra);
     common::stonelab_json(&all)
 }
