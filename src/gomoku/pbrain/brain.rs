@@ -768,6 +768,20 @@ impl<W: Write> Brain<W> {
                     self.names(&d.pv)
                 ))?;
             }
+            // The search's kept leaves (`--knobs leaf-sample=N`), for tuning: the stones, Black's
+            // and White's alternating, two letters a stone (column and row from the top left, `a`
+            // for 0); a position too long for one line is left out.
+            let leaves = self.engine.as_mut().map(Engine::take_leaves);
+            for leaf in leaves.unwrap_or_default() {
+                let line: String = leaf
+                    .iter()
+                    .flat_map(|p| [p.x, p.y])
+                    .map(|v| char::from(b'a' + v))
+                    .collect();
+                if line.len() + 13 <= MAX_ANSWER {
+                    self.say(&format!("MESSAGE leaf {line}"))?;
+                }
+            }
         }
         self.give_move(best, own)
     }

@@ -184,6 +184,11 @@ impl Engine {
         self.tree.set_knobs(knobs);
     }
 
+    /// The positions the search kept for tuning since the last call ([`super::tree::Tree::take_leaves`]).
+    pub fn take_leaves(&mut self) -> Vec<Vec<Point>> {
+        self.tree.take_leaves()
+    }
+
     /// Sets the number of search threads (at least 1): Lazy SMP over one shared table.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);

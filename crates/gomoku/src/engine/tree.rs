@@ -261,6 +261,9 @@ pub mod knob {
         /// The evaluation's style in percent ([`crate::engine::position::Position::set_style`]):
         /// 0, the plain evaluation, by default.
         pub style: i32,
+        /// Every how many of the main thread's stand-pat evaluations a position is kept for
+        /// tuning ([`super::Tree::take_leaves`]); 0, none, by default.
+        pub leaf_sample: u64,
     }
 
     // The divisor is never NaN (`parse` keeps it in a range), so equality is total.
@@ -274,17 +277,19 @@ pub mod knob {
                 policy_gap: super::POLICY_GAP,
                 cut_reduction: super::CUT_REDUCTION,
                 style: 0,
+                leaf_sample: 0,
             }
         }
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 5] = [
+    pub const NAMES: [&str; 6] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
         "cut-reduction",
         "style",
+        "leaf-sample",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -309,6 +314,7 @@ pub mod knob {
                 "policy-gap" => k.policy_gap = number(name, value, 0..=100_000)?,
                 "cut-reduction" => k.cut_reduction = number(name, value, 0..=4)?,
                 "style" => k.style = number(name, value, -50..=50)?,
+                "leaf-sample" => k.leaf_sample = number(name, value, 0..=1_000_000_000)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -601,6 +607,11 @@ pub struct Tree {
     /// The main thread's soft time limit: when the search started and the time it aims at (see
     /// [`Tree::set_soft`]).
     soft: Option<(Instant, Duration)>,
+    /// [`knob::Knobs::leaf_sample`] (0 in helpers), the stand-pat evaluations counted so far,
+    /// and the positions kept: each one's stones, Black's and White's alternating from Black's.
+    leaf_sample: u64,
+    leaf_count: u64,
+    leaves: Vec<Vec<Point>>,
 }
 
 /// What one iteration of the root search found.
@@ -649,6 +660,9 @@ impl Tree {
             quick_wins: QUICK_WINS,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
+            leaf_sample: 0,
+            leaf_count: 0,
+            leaves: Vec::new(),
         }
     }
 
@@ -685,6 +699,9 @@ impl Tree {
             quick_wins: self.quick_wins,
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
+            leaf_sample: 0,
+            leaf_count: 0,
+            leaves: Vec::new(),
         }
     }
 
@@ -701,6 +718,7 @@ impl Tree {
         self.policy_gap = knobs.policy_gap;
         self.cut_reduction = knobs.cut_reduction;
         self.style = knobs.style;
+        self.leaf_sample = knobs.leaf_sample;
     }
 
     /// Sets the soft time limit of the next searches: `Some((start, aim))` stops the iterations
@@ -1516,6 +1534,29 @@ impl Tree {
         v
     }
 
+    /// Counts a stand-pat evaluation of `pos` with `s` to move and keeps every
+    /// [`knob::Knobs::leaf_sample`]-th position whose stone counts say `s` is to move (after a
+    /// null move they do not).
+    fn sample_leaf(&mut self, pos: &Position, s: Color) {
+        self.leaf_count += 1;
+        if self.leaf_count % self.leaf_sample != 0 || pos.side_to_move() != s {
+            return;
+        }
+        let stones = |c: Color| pos.moves().iter().filter(move |m| m.1 == c).map(|m| m.0);
+        let mut white = stones(Color::White);
+        let mut line = Vec::with_capacity(pos.stone_count());
+        for b in stones(Color::Black) {
+            line.push(b);
+            line.extend(white.next());
+        }
+        self.leaves.push(line);
+    }
+
+    /// The positions kept by [`knob::Knobs::leaf_sample`] since the last call.
+    pub fn take_leaves(&mut self) -> Vec<Vec<Point>> {
+        std::mem::take(&mut self.leaves)
+    }
+
     /// The quiescence: the side to move stands pat on the evaluation or plays one of its fours
     /// (the opponent's block is forced), so a VCF beyond the horizon is found.
     fn quiesce(
@@ -1539,6 +1580,9 @@ impl Tree {
             None => {}
         }
         let stand = pos.evaluate(s);
+        if self.leaf_sample != 0 {
+            self.sample_leaf(pos, s);
+        }
         if stand >= beta || fours >= QUIESCENCE_FOURS || ply >= MAX_PLY {
             return stand;
         }
@@ -2273,8 +2317,11 @@ mod tests {
                 policy_gap: 300,
                 cut_reduction: 1,
                 style: -20,
+                leaf_sample: 0,
             }
         );
+        assert_eq!(knob::parse("leaf-sample=7").unwrap().leaf_sample, 7);
+        assert!(knob::parse("leaf-sample=-1").is_err());
         let k = knob::parse("policy-gap=250").unwrap();
         assert_eq!(k.policy_gap, 250);
         assert_eq!(k.lmr_divisor, LMR_DIVISOR);
@@ -2301,6 +2348,51 @@ mod tests {
             before,
             (tree.lmr_divisor, tree.policy_gap, tree.cut_reduction)
         );
+    }
+
+    /// The leaf sample keeps every N-th stand-pat position, each with the root's stones plus the
+    /// moves of a line (Black's and White's alternating, as many Black stones as White's or one
+    /// more, the side to move by the counts), and helpers keep none; off, nothing is kept.
+    #[test]
+    fn leaf_sample_keeps_positions_of_the_tree() {
+        let mut pos = Position::new(15, crate::Rule::Freestyle);
+        let opening = [(7, 7), (8, 8), (6, 8), (8, 6), (7, 9), (9, 7)];
+        let mut c = Color::Black;
+        for (x, y) in opening {
+            pos.make(Point::new(x, y), c);
+            c = !c;
+        }
+        let mut off = Tree::new(15, 1 << 20);
+        off.search(&mut pos, 6, -MATE, MATE, 0, c, true, false);
+        assert!(off.take_leaves().is_empty());
+        let mut tree = Tree::new(15, 1 << 20);
+        tree.set_knobs(knob::Knobs {
+            leaf_sample: 20,
+            ..knob::Knobs::default()
+        });
+        assert_eq!(tree.helper().leaf_sample, 0);
+        tree.search(&mut pos, 6, -MATE, MATE, 0, c, true, false);
+        let leaves = tree.take_leaves();
+        assert!(leaves.len() >= 5, "{} leaves", leaves.len());
+        assert!(tree.take_leaves().is_empty());
+        for leaf in &leaves {
+            assert!(leaf.len() >= opening.len(), "{leaf:?}");
+            let mut seen = Position::new(15, crate::Rule::Freestyle);
+            let mut colour = Color::Black;
+            for &p in leaf {
+                assert!(seen.stone(p).is_none(), "{leaf:?}");
+                seen.make(p, colour);
+                colour = !colour;
+            }
+            for (i, &(x, y)) in opening.iter().enumerate() {
+                let want = if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                assert_eq!(seen.stone(Point::new(x, y)), Some(want), "{leaf:?}");
+            }
+        }
     }
 
     /// Measured with internal iterative reduction off: with it on (v2.16), the cut-node reduction
