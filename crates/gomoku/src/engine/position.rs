@@ -79,6 +79,9 @@ pub struct Position {
     /// The evaluation's style ([`Position::set_style`]): the colour whose cells weigh
     /// `100 + style` percent and whose opponent's weigh `100 - style`; 0 for none.
     style: (Color, i64),
+    /// Whether the cell sums are averaged with those before the last quick move
+    /// ([`Position::set_smooth`]).
+    smooth: bool,
     hash: u64,
     /// The moves played, in order.
     moves: Vec<(Point, Color)>,
@@ -147,6 +150,7 @@ impl Position {
             kinds: [[0; threats::KINDS]; 2],
             threat_weights: Color::ALL.map(|c| threats::table_for(rule, c)),
             style: (Color::Black, 0),
+            smooth: false,
             hash: 0,
             moves: Vec::new(),
             quick: 0,
@@ -304,7 +308,11 @@ impl Position {
     #[must_use]
     pub fn evaluate(&self, s: Color) -> i32 {
         let (mine, theirs) = (self.weights[s.index()][0], self.weights[(!s).index()][1]);
-        let mut v = if self.style.1 == 0 {
+        let mut v = if let (true, 0, Some(u)) = (self.smooth, self.style.1, self.undo.last()) {
+            // The position before the last move, from `s`'s side: `s` was waiting there.
+            let before = u.weights[s.index()][1] - u.weights[(!s).index()][0];
+            (mine - theirs + before) / 2
+        } else if self.style.1 == 0 {
             mine - theirs
         } else {
             let c = if s == self.style.0 {
@@ -328,6 +336,15 @@ impl Position {
         };
         v += i64::from(self.threat_weights[s.index()][mask]);
         v as i32
+    }
+
+    /// Averages the cell sums of the evaluation with their values before the last quick move
+    /// (for experiments; `pbrain-stonelab --knobs smooth=1`), as Rapfi averages its pattern
+    /// value over the last two plies: the side to move's edge of a tempo is halved. The threat
+    /// term stays the position's own; without a quick move on the board, or with a style, the
+    /// evaluation is the plain one.
+    pub fn set_smooth(&mut self, on: bool) {
+        self.smooth = on;
     }
 
     /// Sets the evaluation's style (for experiments; `pbrain-stonelab --knobs style=N`): the
@@ -720,6 +737,53 @@ mod tests {
         }
         pos.set_style(Color::White, 0);
         assert_eq!(Color::ALL.map(|s| pos.evaluate(s)), plain);
+    }
+
+    /// The smoothed evaluation: after a quick move, the cell sums are the mean of the position's
+    /// and those before the move (from the same side, then waiting), the threat term the
+    /// position's own; without a quick move, or off, the plain evaluation.
+    #[test]
+    fn smooth_averages_the_cell_sums_over_the_last_move() {
+        let mut pos = Position::new(15, Rule::Freestyle);
+        let stones = [
+            (7, 7),
+            (8, 8),
+            (7, 8),
+            (6, 6),
+            (7, 6),
+            (9, 9),
+            (5, 7),
+            (8, 6),
+        ];
+        let mut c = Color::Black;
+        for (x, y) in stones {
+            pos.make(Point::new(x, y), c);
+            c = !c;
+        }
+        let plain = Color::ALL.map(|s| pos.evaluate(s));
+        pos.set_smooth(true);
+        assert_eq!(Color::ALL.map(|s| pos.evaluate(s)), plain);
+        pos.set_smooth(false);
+        let raw =
+            |pos: &Position, s: Color| pos.weights[s.index()][0] - pos.weights[(!s).index()][1];
+        let mut checked = 0;
+        for (x, y) in [(7, 5), (6, 8), (4, 7), (10, 10), (6, 7)] {
+            let p = Point::new(x, y);
+            let before = raw(&pos, c);
+            pos.make_quick(p, c);
+            let s = !c;
+            let now = raw(&pos, s);
+            let threat = i64::from(pos.evaluate(s)) - now;
+            pos.set_smooth(true);
+            let smooth = i64::from(pos.evaluate(s));
+            pos.set_smooth(false);
+            assert_eq!(smooth, (now - before) / 2 + threat, "after {p:?}");
+            if now != -before {
+                checked += 1;
+            }
+            c = s;
+        }
+        assert!(checked >= 3, "{checked}");
     }
 
     /// Random games on several sizes and both rules: the incremental state equals a rebuild after

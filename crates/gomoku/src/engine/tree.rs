@@ -264,6 +264,9 @@ pub mod knob {
         /// Every how many of the main thread's stand-pat evaluations a position is kept for
         /// tuning ([`super::Tree::take_leaves`]); 0, none, by default.
         pub leaf_sample: u64,
+        /// [`crate::engine::position::Position::set_smooth`] while the tree searches: 0 (off,
+        /// the default) or 1.
+        pub smooth: u8,
     }
 
     // The divisor is never NaN (`parse` keeps it in a range), so equality is total.
@@ -278,18 +281,20 @@ pub mod knob {
                 cut_reduction: super::CUT_REDUCTION,
                 style: 0,
                 leaf_sample: 0,
+                smooth: 0,
             }
         }
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 6] = [
+    pub const NAMES: [&str; 7] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
         "cut-reduction",
         "style",
         "leaf-sample",
+        "smooth",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -315,6 +320,7 @@ pub mod knob {
                 "cut-reduction" => k.cut_reduction = number(name, value, 0..=4)?,
                 "style" => k.style = number(name, value, -50..=50)?,
                 "leaf-sample" => k.leaf_sample = number(name, value, 0..=1_000_000_000)?,
+                "smooth" => k.smooth = number(name, value, 0..=1)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -610,6 +616,8 @@ pub struct Tree {
     /// [`knob::Knobs::leaf_sample`] (0 in helpers), the stand-pat evaluations counted so far,
     /// and the positions kept: each one's stones, Black's and White's alternating from Black's.
     leaf_sample: u64,
+    /// [`knob::Knobs::smooth`].
+    smooth: bool,
     leaf_count: u64,
     leaves: Vec<Vec<Point>>,
 }
@@ -661,6 +669,7 @@ impl Tree {
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
             leaf_sample: 0,
+            smooth: false,
             leaf_count: 0,
             leaves: Vec::new(),
         }
@@ -700,6 +709,7 @@ impl Tree {
             excluded: vec![u16::MAX; MAX_PLY as usize + 2],
             soft: None,
             leaf_sample: 0,
+            smooth: self.smooth,
             leaf_count: 0,
             leaves: Vec::new(),
         }
@@ -719,6 +729,7 @@ impl Tree {
         self.cut_reduction = knobs.cut_reduction;
         self.style = knobs.style;
         self.leaf_sample = knobs.leaf_sample;
+        self.smooth = knobs.smooth == 1;
     }
 
     /// Sets the soft time limit of the next searches: `Some((start, aim))` stops the iterations
@@ -873,8 +884,10 @@ impl Tree {
         first_depth: i32,
     ) -> Ranked {
         pos.set_style(me, self.style);
+        pos.set_smooth(self.smooth);
         let ranked = self.deepen_styled(pos, me, roots, first_depth);
         pos.set_style(me, 0);
+        pos.set_smooth(false);
         ranked
     }
 
@@ -2318,6 +2331,7 @@ mod tests {
                 cut_reduction: 1,
                 style: -20,
                 leaf_sample: 0,
+                smooth: 0,
             }
         );
         assert_eq!(knob::parse("leaf-sample=7").unwrap().leaf_sample, 7);
