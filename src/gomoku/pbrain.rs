@@ -59,7 +59,10 @@ pub struct Args {
     /// doubling of a search's time beyond 1 s, up to 16 s, default 0; `policy-gap`, the policy-based
     /// reduction's gap in hundredths of a logit, default 200; `cut-reduction`, the extra plies at
     /// expected cut nodes, default 2; `style`, -50..50: the searching side's cells weigh 100 + N
-    /// percent in the evaluation and the opponent's 100 - N, default 0); default: the engine's own
+    /// percent in the evaluation and the opponent's 100 - N, default 0; `leaf-sample`, N > 0: print
+    /// every N-th position where the search stood pat as `MESSAGE leaf ...` after the move, for
+    /// tuning, default 0; `smooth`, 1: the evaluation's cell sums averaged over the last move,
+    /// default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in
