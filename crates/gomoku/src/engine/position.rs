@@ -308,9 +308,16 @@ impl Position {
     #[must_use]
     pub fn evaluate(&self, s: Color) -> i32 {
         let (mine, theirs) = (self.weights[s.index()][0], self.weights[(!s).index()][1]);
-        let mut v = if let (true, 0, Some(u)) = (self.smooth, self.style.1, self.undo.last()) {
-            // The position before the last move, from `s`'s side: `s` was waiting there.
-            let before = u.weights[s.index()][1] - u.weights[(!s).index()][0];
+        // Smoothing (off but for experiments) reads the sums before the last move, from `s`'s
+        // side: `s` was waiting there.
+        let before = if self.smooth && self.style.1 == 0 {
+            self.undo
+                .last()
+                .map(|u| u.weights[s.index()][1] - u.weights[(!s).index()][0])
+        } else {
+            None
+        };
+        let mut v = if let Some(before) = before {
             (mine - theirs + before) / 2
         } else if self.style.1 == 0 {
             mine - theirs
