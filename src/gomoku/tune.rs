@@ -305,6 +305,10 @@ pub struct TuneArgs {
     /// The move-choice softmax's temperature in evaluation units (default: the fitted scale)
     #[arg(long)]
     temperature: Option<f64>,
+    /// Fit the smoothed evaluation (`pbrain-stonelab --knobs smooth=1`): each position's cell
+    /// sums averaged with those before its last move, seen from the same side; not with --choices
+    #[arg(long)]
+    smooth: bool,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -449,7 +453,14 @@ pub(super) fn record_header(
 }
 
 pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
-    let (mut train, mut held) = (Samples::new(), Samples::new());
+    if args.smooth && !args.choices.is_empty() {
+        bail!("--smooth: not with --choices (the move-choice term fits the plain evaluation)");
+    }
+    let (mut train, mut held) = if args.smooth {
+        (Samples::smoothed(), Samples::smoothed())
+    } else {
+        (Samples::new(), Samples::new())
+    };
     let mut games = 0;
     let mut board: Option<(usize, Rule)> = None;
     let every = holdout_every(args.holdout);
@@ -619,14 +630,15 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         .collect();
     let provenance = [
         format!(
-            "Provenance: `stonelab gomoku tune --model {} --skip {} --epochs {} --step {} --l2 {} --holdout {}{}` on",
+            "Provenance: `stonelab gomoku tune --model {} --skip {} --epochs {} --step {} --l2 {} --holdout {}{}{}` on",
             format!("{:?}", args.model).to_lowercase(),
             args.skip,
             args.epochs,
             args.step,
             args.l2,
             args.holdout,
-            if args.no_threats { " --no-threats" } else { "" }
+            if args.no_threats { " --no-threats" } else { "" },
+            if args.smooth { " --smooth" } else { "" }
         ),
         format!("{} ({games} games,", names.join(" ")),
         format!(

@@ -100,6 +100,8 @@ pub struct Samples {
     starts: Vec<u32>,
     features: Vec<(u16, i16)>,
     results: Vec<f32>,
+    /// The smoothed model ([`Samples::smoothed`]): features are twice the evaluation's.
+    smooth: bool,
 }
 
 impl Samples {
@@ -109,6 +111,28 @@ impl Samples {
         Samples {
             starts: vec![0],
             ..Samples::default()
+        }
+    }
+
+    /// No samples, for the smoothed evaluation
+    /// ([`super::position::Position::set_smooth`]): each sample's cell sums are averaged with
+    /// those of the position before its last move, seen from the same side (the side to move
+    /// waited there), and its threat term is its own. Positions without a last move are left out.
+    #[must_use]
+    pub fn smoothed() -> Samples {
+        Samples {
+            smooth: true,
+            ..Samples::new()
+        }
+    }
+
+    /// What the stored features are divided by to give the evaluation: 2 when smoothed (the
+    /// two positions' counts summed, the threat term doubled), else 1.
+    fn divisor(&self) -> f64 {
+        if self.smooth {
+            2.0
+        } else {
+            1.0
         }
     }
 
@@ -135,6 +159,7 @@ impl Samples {
         skip: usize,
     ) {
         let mut pos = Position::new(size, rule);
+        let mut before: Option<Position> = None;
         let mut c = Color::Black;
         for (k, &p) in moves.iter().enumerate() {
             if k >= skip {
@@ -143,10 +168,13 @@ impl Samples {
                     Some(w) if w == c => 1.0,
                     Some(_) => 0.0,
                 };
-                self.push(&pos, c, result);
+                self.push(&pos, before.as_ref(), c, result);
             }
             if pos.stone(p).is_some() {
                 return;
+            }
+            if self.smooth {
+                before = Some(pos.clone());
             }
             pos.make(p, c);
             c = !c;
@@ -166,16 +194,21 @@ impl Samples {
         value: f32,
     ) -> Result<bool, usize> {
         let (pos, c) = replay(size, rule, moves)?;
-        Ok(self.push(&pos, c, value.clamp(0.0, 1.0)))
+        let before = match moves.split_last() {
+            Some((_, earlier)) if self.smooth => Some(replay(size, rule, earlier)?.0),
+            _ => None,
+        };
+        Ok(self.push(&pos, before.as_ref(), c, value.clamp(0.0, 1.0)))
     }
 
     /// One sample of `pos` with `s` to move, unless the search scores it at once (a five to make
-    /// or to block, a straight four to make) and so never evaluates it.
-    fn push(&mut self, pos: &Position, s: Color, result: f32) -> bool {
+    /// or to block, a straight four to make) and so never evaluates it; when smoothed, `before`
+    /// is the position before the last move (none: no sample).
+    fn push(&mut self, pos: &Position, before: Option<&Position>, s: Color, result: f32) -> bool {
         let decided = !pos.class_sets(s).five.is_empty()
             || !pos.class_sets(!s).five.is_empty()
             || !pos.class_sets(s).open_four.is_empty();
-        if decided {
+        if decided || (self.smooth && before.is_none()) {
             return false;
         }
         let rule = pos.rule();
@@ -186,7 +219,18 @@ impl Samples {
         for i in pos.evaluated_combinations(!s) {
             counts[weight_number(rule, !s, i, false)] -= 1;
         }
-        counts[threat_number(rule, s, pos.threat_mask(s))] += 1;
+        let mut threat = 1;
+        if let (true, Some(b)) = (self.smooth, before) {
+            // `s` waited before the last move and the opponent was to move.
+            for i in b.evaluated_combinations(s) {
+                counts[weight_number(rule, s, i, false)] += 1;
+            }
+            for i in b.evaluated_combinations(!s) {
+                counts[weight_number(rule, !s, i, true)] -= 1;
+            }
+            threat = 2;
+        }
+        counts[threat_number(rule, s, pos.threat_mask(s))] += threat;
         for (i, n) in counts.iter().enumerate() {
             if *n != 0 {
                 self.features.push((i as u16, *n));
@@ -207,7 +251,8 @@ impl Samples {
         self.features(i)
             .iter()
             .map(|&(w, n)| f64::from(n) * weights[usize::from(w)])
-            .sum()
+            .sum::<f64>()
+            / self.divisor()
     }
 
     /// The mean cross-entropy of the predictions `sigmoid(eval / scale)`.
@@ -656,7 +701,7 @@ pub fn fit_design_with(
         let mut grad_w = vec![0.0; w.len()];
         for i in 0..samples.len() {
             let p = sigmoid(samples.eval(i, &w) / s);
-            let g = (p - f64::from(samples.results[i])) / s / n;
+            let g = (p - f64::from(samples.results[i])) / s / n / samples.divisor();
             for &(k, c) in samples.features(i) {
                 grad_w[usize::from(k)] += g * f64::from(c);
             }
@@ -1018,5 +1063,45 @@ mod tests {
             pos.make(p, c);
             c = !c;
         }
+    }
+
+    /// The smoothed model's evaluation is the engine's smoothed one (up to the engine's rounding
+    /// of the halved sums), and a smoothed sample needs a last move.
+    #[test]
+    fn smoothed_samples_are_the_smoothed_evaluation() {
+        let w = current_weights();
+        let mut rng = stonelab_rand::Xorshift64Star::new(11);
+        let (mut checked, mut differ) = (0, 0);
+        let mut empty = Samples::smoothed();
+        assert_eq!(empty.add_position(15, Rule::Freestyle, &[], 0.5), Ok(false));
+        while checked < 100 {
+            let mut pos = Position::new(15, Rule::Freestyle);
+            let mut moves = vec![Point::new(7, 7)];
+            pos.make(moves[0], Color::Black);
+            let mut c = Color::White;
+            for _ in 0..(2 + rng.below(12)) {
+                let near: Vec<Point> = pos.candidates().iter().collect();
+                let p = near[rng.below(near.len())];
+                pos.make(p, c);
+                moves.push(p);
+                c = !c;
+            }
+            let near: Vec<Point> = pos.candidates().iter().collect();
+            let p = near[rng.below(near.len())];
+            pos.make_quick(p, c);
+            moves.push(p);
+            let mut samples = Samples::smoothed();
+            if samples.add_position(15, Rule::Freestyle, &moves, 1.0) != Ok(true) {
+                continue;
+            }
+            pos.set_smooth(true);
+            let engine = f64::from(pos.evaluate(!c));
+            let model = samples.eval(0, &w);
+            assert!((engine - model).abs() <= 0.5, "{moves:?}: {engine} {model}");
+            pos.set_smooth(false);
+            checked += 1;
+            differ += usize::from((f64::from(pos.evaluate(!c)) - model).abs() > 1.0);
+        }
+        assert!(differ >= 50, "{differ}");
     }
 }
