@@ -62,7 +62,8 @@ pub struct Args {
     /// percent in the evaluation and the opponent's 100 - N, default 0; `leaf-sample`, N > 0: print
     /// every N-th position where the search stood pat as `MESSAGE leaf ...` after the move, for
     /// tuning, default 0; `smooth`, 1: the evaluation's cell sums averaged over the last move,
-    /// default 0); default: the engine's own
+    /// default 0; `tempo`, -50..50: the side to move's cells weigh 100 + N percent and the
+    /// waiting side's 100 - N, default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

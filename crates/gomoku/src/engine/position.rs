@@ -79,6 +79,9 @@ pub struct Position {
     /// The evaluation's style ([`Position::set_style`]): the colour whose cells weigh
     /// `100 + style` percent and whose opponent's weigh `100 - style`; 0 for none.
     style: (Color, i64),
+    /// The evaluation's tempo ([`Position::set_tempo`]): the side to move's cells weigh
+    /// `100 + tempo` percent and the waiting side's `100 - tempo`; 0 for none.
+    tempo: i64,
     /// Whether the cell sums are averaged with those before the last quick move
     /// ([`Position::set_smooth`]).
     smooth: bool,
@@ -150,6 +153,7 @@ impl Position {
             kinds: [[0; threats::KINDS]; 2],
             threat_weights: Color::ALL.map(|c| threats::table_for(rule, c)),
             style: (Color::Black, 0),
+            tempo: 0,
             smooth: false,
             hash: 0,
             moves: Vec::new(),
@@ -310,7 +314,8 @@ impl Position {
         let (mine, theirs) = (self.weights[s.index()][0], self.weights[(!s).index()][1]);
         // Smoothing (off but for experiments) reads the sums before the last move, from `s`'s
         // side: `s` was waiting there.
-        let before = if self.smooth && self.style.1 == 0 {
+        let plain = self.style.1 == 0 && self.tempo == 0;
+        let before = if self.smooth && plain {
             self.undo
                 .last()
                 .map(|u| u.weights[s.index()][1] - u.weights[(!s).index()][0])
@@ -319,14 +324,15 @@ impl Position {
         };
         let mut v = if let Some(before) = before {
             (mine - theirs + before) / 2
-        } else if self.style.1 == 0 {
+        } else if plain {
             mine - theirs
         } else {
-            let c = if s == self.style.0 {
-                self.style.1
-            } else {
-                -self.style.1
-            };
+            let c = self.tempo
+                + if s == self.style.0 {
+                    self.style.1
+                } else {
+                    -self.style.1
+                };
             (mine * (100 + c) - theirs * (100 - c)) / 100
         };
         let mask = if self.has_fouls(Color::Black) {
@@ -360,6 +366,14 @@ impl Position {
     /// its own shapes more than against the opponent's. 0 (the default) is the plain evaluation.
     pub fn set_style(&mut self, colour: Color, percent: i32) {
         self.style = (colour, i64::from(percent));
+    }
+
+    /// Sets the evaluation's tempo (for experiments; `pbrain-stonelab --knobs tempo=N`): the
+    /// side to move's cells weigh `100 + percent` percent of their weights and the waiting side's
+    /// `100 - percent` (added to a style's percent); a positive percent values the move in hand
+    /// more. 0 (the default) is the plain evaluation.
+    pub fn set_tempo(&mut self, percent: i32) {
+        self.tempo = i64::from(percent);
     }
 
     /// The threat mask for the side to move `s` ([`threats::mask`]) that the evaluation weighs:
@@ -743,6 +757,41 @@ mod tests {
             );
         }
         pos.set_style(Color::White, 0);
+        assert_eq!(Color::ALL.map(|s| pos.evaluate(s)), plain);
+    }
+
+    /// The evaluation's tempo: the side to move's cells weigh `100 + t` percent and the waiting
+    /// side's `100 - t`, for either side to move; the threat term is unchanged; tempo 0 is the
+    /// plain evaluation.
+    #[test]
+    fn tempo_weighs_the_side_to_move_more() {
+        let mut pos = Position::new(15, Rule::Freestyle);
+        for (i, (x, y)) in [(7, 7), (8, 8), (7, 8), (6, 6), (7, 6), (9, 9), (5, 7)]
+            .into_iter()
+            .enumerate()
+        {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            pos.make(Point::new(x, y), c);
+        }
+        let plain = Color::ALL.map(|s| pos.evaluate(s));
+        let raw = |s: Color| pos.weights[s.index()][0] - pos.weights[(!s).index()][1];
+        let threat = Color::ALL.map(|s| i64::from(plain[s.index()]) - raw(s));
+        for t in [-20, 15, 40] {
+            pos.set_tempo(t);
+            let t = i64::from(t);
+            for s in Color::ALL {
+                let (me, them) = (pos.weights[s.index()], pos.weights[(!s).index()]);
+                assert_eq!(
+                    i64::from(pos.evaluate(s)),
+                    (me[0] * (100 + t) - them[1] * (100 - t)) / 100 + threat[s.index()]
+                );
+            }
+        }
+        pos.set_tempo(0);
         assert_eq!(Color::ALL.map(|s| pos.evaluate(s)), plain);
     }
 

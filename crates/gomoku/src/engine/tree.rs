@@ -267,6 +267,9 @@ pub mod knob {
         /// [`crate::engine::position::Position::set_smooth`] while the tree searches: 0 (off,
         /// the default) or 1.
         pub smooth: u8,
+        /// The evaluation's tempo in percent ([`crate::engine::position::Position::set_tempo`]):
+        /// 0, the plain evaluation, by default.
+        pub tempo: i32,
     }
 
     // The divisor is never NaN (`parse` keeps it in a range), so equality is total.
@@ -282,12 +285,13 @@ pub mod knob {
                 style: 0,
                 leaf_sample: 0,
                 smooth: 0,
+                tempo: 0,
             }
         }
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 7] = [
+    pub const NAMES: [&str; 8] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -295,6 +299,7 @@ pub mod knob {
         "style",
         "leaf-sample",
         "smooth",
+        "tempo",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -321,6 +326,7 @@ pub mod knob {
                 "style" => k.style = number(name, value, -50..=50)?,
                 "leaf-sample" => k.leaf_sample = number(name, value, 0..=1_000_000_000)?,
                 "smooth" => k.smooth = number(name, value, 0..=1)?,
+                "tempo" => k.tempo = number(name, value, -50..=50)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -600,6 +606,8 @@ pub struct Tree {
     cut_reduction: i32,
     /// The evaluation's style for the searching side ([`knob::Knobs::style`]).
     style: i32,
+    /// The evaluation's tempo ([`knob::Knobs::tempo`]).
+    tempo: i32,
     /// [`LMR_DIVISOR`], a field so that experiments can set it ([`knob`]).
     lmr_divisor: f64,
     /// [`LMR_GROWTH`], likewise.
@@ -662,6 +670,7 @@ impl Tree {
             policy_gap: POLICY_GAP,
             cut_reduction: CUT_REDUCTION,
             style: 0,
+            tempo: 0,
             lmr_divisor: LMR_DIVISOR,
             lmr_growth: LMR_GROWTH,
             lmr_now: LMR_DIVISOR,
@@ -702,6 +711,7 @@ impl Tree {
             policy_gap: self.policy_gap,
             cut_reduction: self.cut_reduction,
             style: self.style,
+            tempo: self.tempo,
             lmr_divisor: self.lmr_divisor,
             lmr_growth: self.lmr_growth,
             lmr_now: self.lmr_now,
@@ -728,6 +738,7 @@ impl Tree {
         self.policy_gap = knobs.policy_gap;
         self.cut_reduction = knobs.cut_reduction;
         self.style = knobs.style;
+        self.tempo = knobs.tempo;
         self.leaf_sample = knobs.leaf_sample;
         self.smooth = knobs.smooth == 1;
     }
@@ -885,9 +896,11 @@ impl Tree {
     ) -> Ranked {
         pos.set_style(me, self.style);
         pos.set_smooth(self.smooth);
+        pos.set_tempo(self.tempo);
         let ranked = self.deepen_styled(pos, me, roots, first_depth);
         pos.set_style(me, 0);
         pos.set_smooth(false);
+        pos.set_tempo(0);
         ranked
     }
 
@@ -2332,9 +2345,12 @@ mod tests {
                 style: -20,
                 leaf_sample: 0,
                 smooth: 0,
+                tempo: 0,
             }
         );
         assert_eq!(knob::parse("leaf-sample=7").unwrap().leaf_sample, 7);
+        assert_eq!(knob::parse("tempo=-12").unwrap().tempo, -12);
+        assert!(knob::parse("tempo=51").is_err());
         assert!(knob::parse("leaf-sample=-1").is_err());
         let k = knob::parse("policy-gap=250").unwrap();
         assert_eq!(k.policy_gap, 250);
