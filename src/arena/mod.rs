@@ -15,7 +15,7 @@ mod process;
 mod record;
 
 pub use elo::{fmt_elo, Elo};
-pub use process::{EngineProcess, ReadError};
+pub use process::{EngineProcess, ReadError, SendError};
 pub use record::{write_atomically, Numbered, Record};
 
 /// A progress bar of `games` games on stderr, shown only when stderr is a terminal (so pipes and

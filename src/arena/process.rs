@@ -17,6 +17,18 @@ pub enum ReadError {
     Closed,
 }
 
+/// A line an engine could not take ([`EngineProcess::send`]).
+#[derive(Debug)]
+pub struct SendError(String);
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write to the engine: {}", self.0)
+    }
+}
+
+impl std::error::Error for SendError {}
+
 /// An engine process: `command` run by `sh -c` as the leader of a process group of its own, its
 /// stdin, and its stdout lines as they come, read by a thread so that [`read_line`] can wait with
 /// a deadline (a hung engine then costs a timeout, not the match). Its stderr is dropped.
@@ -69,9 +81,16 @@ impl EngineProcess {
     }
 
     /// Writes `text` and a line feed, and flushes.
-    pub fn send(&mut self, text: &str) -> std::io::Result<()> {
-        writeln!(self.stdin, "{text}")?;
-        self.stdin.flush()
+    ///
+    /// # Errors
+    /// [`SendError`] when the engine's input is closed (it exited or crashed) or fails. It is not
+    /// an `io::Error` on purpose: a broken pipe to an engine is a failure of the engine, not the
+    /// quiet end of a program whose own output's reader went away
+    /// ([`crate::common::is_broken_pipe`]).
+    pub fn send(&mut self, text: &str) -> Result<(), SendError> {
+        writeln!(self.stdin, "{text}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| SendError(e.to_string()))
     }
 
     /// The next output line (without its line feed) that comes before `deadline`.
@@ -155,6 +174,22 @@ mod tests {
         let soon = Instant::now() + Duration::from_secs(5);
         assert_eq!(e.read_line(soon), Ok("one".to_string()));
         assert_eq!(e.read_line(soon), Err(ReadError::Closed));
+    }
+
+    /// Writing to an engine that has gone fails with an error that does not pass for standard
+    /// output's reader going away, which would end a match runner quietly with exit code 0.
+    #[test]
+    fn a_gone_engine_refuses_input_loudly() {
+        let mut e = EngineProcess::spawn("exit 0").unwrap();
+        let soon = Instant::now() + Duration::from_secs(5);
+        assert_eq!(e.read_line(soon), Err(ReadError::Closed));
+        let _ = e.child.wait();
+        let err = (0..100)
+            .find_map(|_| e.send("name").err())
+            .expect("writing to a finished engine fails");
+        let err = anyhow::Error::from(err).context("engine 'exit 0' (command 'name')");
+        assert!(!crate::common::is_broken_pipe(&err), "{err:#}");
+        assert!(format!("{err:#}").contains("cannot write to the engine"));
     }
 
     #[test]
