@@ -719,23 +719,23 @@ mod tests {
         );
     }
 
+    /// A 15x15 freestyle position of seven stones, Black's and White's alternating.
+    fn seven_stones() -> Position {
+        let mut pos = Position::new(15, Rule::Freestyle);
+        let mut c = Color::Black;
+        for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 6), (7, 6), (9, 9), (5, 7)] {
+            pos.make(Point::new(x, y), c);
+            c = !c;
+        }
+        pos
+    }
+
     /// The evaluation's style: the styled colour's cells weigh `100 + c` percent and the
     /// opponent's `100 - c`, whichever side is to move; the threat term is unchanged; style 0 is
     /// the plain evaluation.
     #[test]
     fn style_weighs_one_colours_cells_more() {
-        let mut pos = Position::new(15, Rule::Freestyle);
-        for (i, (x, y)) in [(7, 7), (8, 8), (7, 8), (6, 6), (7, 6), (9, 9), (5, 7)]
-            .into_iter()
-            .enumerate()
-        {
-            let c = if i % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            pos.make(Point::new(x, y), c);
-        }
+        let mut pos = seven_stones();
         let plain = Color::ALL.map(|s| pos.evaluate(s));
         let raw = |s: Color| pos.weights[s.index()][0] - pos.weights[(!s).index()][1];
         let threat = Color::ALL.map(|s| i64::from(plain[s.index()]) - raw(s));
@@ -765,18 +765,7 @@ mod tests {
     /// plain evaluation.
     #[test]
     fn tempo_weighs_the_side_to_move_more() {
-        let mut pos = Position::new(15, Rule::Freestyle);
-        for (i, (x, y)) in [(7, 7), (8, 8), (7, 8), (6, 6), (7, 6), (9, 9), (5, 7)]
-            .into_iter()
-            .enumerate()
-        {
-            let c = if i % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            pos.make(Point::new(x, y), c);
-        }
+        let mut pos = seven_stones();
         let plain = Color::ALL.map(|s| pos.evaluate(s));
         let raw = |s: Color| pos.weights[s.index()][0] - pos.weights[(!s).index()][1];
         let threat = Color::ALL.map(|s| i64::from(plain[s.index()]) - raw(s));
