@@ -490,3 +490,72 @@ fn a_win_with_extra_defender_stones_covers_the_positions_with_fewer() {
         "cannot come from a game",
     );
 }
+
+#[test]
+fn a_hint_from_a_similar_proof_gives_a_win_that_checks() {
+    let dir = temp_dir("prove-hint");
+    let (first, hinted) = (dir.join("first.txt"), dir.join("hinted.txt"));
+    // DOUBLE_TWO, and the same Black stones against White stones moved (a9 i9 to b9 h1).
+    std::fs::write(&first, DOUBLE_TWO).unwrap();
+    std::fs::write(&hinted, "c5 a1 d5 b9 e3 i1 e4 h1").unwrap();
+    let (cert, cert2) = (dir.join("first.cert"), dir.join("hinted.cert"));
+    let prove = |input: &std::path::Path, out: &std::path::Path, hint: Option<&str>| {
+        let mut args = vec![
+            "gomoku",
+            "prove",
+            "--size",
+            "9",
+            "--format",
+            "json",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if let Some(h) = hint {
+            args.extend(["--hint", h]);
+        }
+        args.push(input.to_str().unwrap());
+        stonelab_json(&args)
+    };
+    assert_eq!(prove(&first, &cert, None)["result"], "win");
+    let v = prove(&hinted, &cert2, Some(cert.to_str().unwrap()));
+    assert_eq!(v["result"], "win", "{v}");
+    let check = stonelab_json(&[
+        "gomoku",
+        "check-proof",
+        "--format",
+        "json",
+        cert2.to_str().unwrap(),
+    ]);
+    assert_eq!(check["valid"], true, "{check}");
+    // Other Black stones, another attacker, a file that is no certificate, and a penalty
+    // without a hint are refused in one line.
+    let other = dir.join("other.txt");
+    std::fs::write(&other, "c5 a1 d5 a9 e3 i1 e5 i9").unwrap();
+    let c = cert.to_str().unwrap();
+    let o = other.to_str().unwrap();
+    stonelab_err(
+        &["gomoku", "prove", "--size", "9", "--hint", c, o],
+        "--hint",
+    );
+    let h = hinted.to_str().unwrap();
+    stonelab_err(
+        &[
+            "gomoku",
+            "prove",
+            "--size",
+            "9",
+            "--attacker",
+            "white",
+            "--hint",
+            c,
+            h,
+        ],
+        "--hint",
+    );
+    stonelab_err(
+        &["gomoku", "prove", "--size", "9", "--hint", h, h],
+        "not a stonelab proof certificate",
+    );
+    let o = stonelab(&["gomoku", "prove", "--size", "9", "--hint-penalty", "5", h]);
+    assert_eq!(o.status.code(), Some(2));
+}

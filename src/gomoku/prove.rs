@@ -10,6 +10,7 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 use stonelab_gomoku::prove::cert::{self, Certificate};
 use stonelab_gomoku::prove::db::Db;
+use stonelab_gomoku::prove::hint::Hint;
 use stonelab_gomoku::prove::{Options, Prover, Verdict};
 use stonelab_gomoku::{point_name, Color, Rule};
 
@@ -107,6 +108,16 @@ pub struct ProveArgs {
     /// Write the certificate of a win here (compressed with gzip when the name ends in `.gz`)
     #[arg(long)]
     out: Option<PathBuf>,
+    /// A certificate of a similar proved position (the same attacker stones, up to a symmetry;
+    /// the defender stones may differ), for example `h8 a1`'s for `h8 a3`: at each attacker node
+    /// its move, found by swapping the differing defender stones back, is tried first. It only
+    /// orders moves: the proof is searched and checked as without it
+    #[arg(long, value_name = "CERT")]
+    hint: Option<String>,
+    /// What a move other than the hint's adds to its proof number (the larger, the longer the
+    /// search stays with the hint before it tries others)
+    #[arg(long, default_value_t = stonelab_gomoku::prove::hint::HINT_PENALTY, requires = "hint")]
+    hint_penalty: u32,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -197,8 +208,19 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     if let Some(db) = &args.db {
         check_output_path(db, "--db")?;
     }
+    let hint = match &args.hint {
+        Some(path) => {
+            let c = read_cert(path)?;
+            let h = Hint::new(&c, &grid, rule, attacker, to_move)
+                .map_err(|e| anyhow::anyhow!("--hint {path}: {e}"))?;
+            Some(Arc::new(h))
+        }
+        None => None,
+    };
     let abort = Arc::new(AtomicBool::new(false));
     let options = Options {
+        hint,
+        hint_penalty: args.hint_penalty,
         max_nodes: args.max_nodes.unwrap_or(u64::MAX),
         max_time: args.max_seconds.map(Duration::from_secs_f64),
         leaf_nodes: args.leaf_nodes.unwrap_or(

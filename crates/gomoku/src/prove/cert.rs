@@ -340,7 +340,7 @@ pub(crate) fn key_of(g: &Grid, symmetric: bool) -> (Exact, u8) {
 
 /// The certificate's strategy: key (see [`key_of`]) -> move in the key's frame. Errors: an entry
 /// that plays on an occupied point or leaves the defender to move.
-fn strategy_of(cert: &Certificate) -> Result<HashMap<Exact, Point>, String> {
+pub(crate) fn strategy_of(cert: &Certificate) -> Result<HashMap<Exact, Point>, String> {
     let n = cert.root.size();
     let mut strategy = HashMap::new();
     for (k, (path, m)) in cert.entries.iter().enumerate() {

@@ -17,6 +17,7 @@
 
 pub mod cert;
 pub mod db;
+pub mod hint;
 pub mod keys;
 pub mod pairing;
 pub mod table;
@@ -82,6 +83,11 @@ pub struct Options {
     /// larger while they are busy there), so the node counts vary from run to run; one thread is
     /// repeatable.
     pub threads: usize,
+    /// A proved certificate of a similar position ([`hint`]): its move is tried first at the
+    /// attacker's nodes where it has one.
+    pub hint: Option<Arc<hint::Hint>>,
+    /// What an unhinted attacker move adds to its proof number beside a hinted one.
+    pub hint_penalty: u32,
 }
 
 impl Default for Options {
@@ -96,6 +102,8 @@ impl Default for Options {
             max_entries: usize::MAX,
             abort: None,
             threads: 1,
+            hint: None,
+            hint_penalty: hint::HINT_PENALTY,
         }
     }
 }
@@ -130,6 +138,9 @@ struct Expanded {
     width: usize,
     /// AND nodes: replies left out by the threat restriction, not yet checked.
     unchecked: Vec<u16>,
+    /// OR nodes: the first move is a hint's ([`Options::hint`]); the others count as dearer by
+    /// [`hint::HINT_PENALTY`].
+    hinted: bool,
 }
 
 impl Expanded {
@@ -139,6 +150,7 @@ impl Expanded {
             moves: vec![m],
             width: 1,
             unchecked: Vec::new(),
+            hinted: false,
         }
     }
 }
@@ -317,6 +329,16 @@ impl Prover {
         let mut out = Vec::new();
         while out.len() < max_len {
             let mover = self.color_to_move(attacker_node);
+            let hinted = if attacker_node {
+                self.options.hint.as_ref().and_then(|h| h.move_at(&grid))
+            } else {
+                None
+            };
+            // As in the search: the hint counts while it is not disproved.
+            let hinted = hinted.filter(|&h| {
+                let (k, _) = keys.with(h, mover).canonical(attacker_node);
+                self.table().get(k).is_none_or(|e| e.pn < INF)
+            });
             let mut best: Option<(u32, Point, u32, u32)> = None;
             for p in grid.points() {
                 if grid.get(p).is_some() {
@@ -324,7 +346,13 @@ impl Prover {
                 }
                 let (k, _) = keys.with(p, mover).canonical(attacker_node);
                 if let Some(e) = self.table().get(k) {
-                    let v = if attacker_node { e.pn } else { e.dn };
+                    let v = if !attacker_node {
+                        e.dn
+                    } else if hinted.is_some_and(|h| h != p) {
+                        self.unhinted(e.pn)
+                    } else {
+                        e.pn
+                    };
                     if best.is_none_or(|b| v < b.0) {
                         best = Some((v, p, e.pn, e.dn));
                     }
@@ -643,6 +671,16 @@ impl Prover {
         self.keys.toggle(p, c);
     }
 
+    /// The proof number `pn` of an attacker move beside a hinted one, raised by
+    /// [`Options::hint_penalty`]; solved numbers (0, and INF - 1 and up) stay as they are.
+    fn unhinted(&self, pn: u32) -> u32 {
+        if pn == 0 || pn >= INF - 1 {
+            pn
+        } else {
+            pn.saturating_add(self.options.hint_penalty).min(INF - 2)
+        }
+    }
+
     /// A child's numbers, and how many threads search it now.
     fn child_numbers(&self, p: Point, mover: Color, attacker_node: bool) -> (u32, u32, u16) {
         let (k, _) = self.keys.with(p, mover).canonical(attacker_node);
@@ -667,6 +705,12 @@ impl Prover {
             } else {
                 node.moves.len()
             };
+            // The other moves count as dearer while the hinted one is not disproved (once it is,
+            // the node is an ordinary one: a penalty there would be passed up to every ancestor).
+            let hint_alive = attacker_node && node.hinted && {
+                let p = keys::invert(t, index_point(node.moves[0]), n);
+                self.child_numbers(p, mover, attacker_node).0 < INF
+            };
             // OR: pn = min, dn = sum; AND: pn = sum, dn = min. `best` has the least of the
             // minimised number.
             let mut best = 0usize;
@@ -685,6 +729,11 @@ impl Prover {
                 // The child to search next is picked by its number as if it were larger while
                 // other threads search it (a virtual proof number): the threads spread out.
                 // With one thread nothing is busy and this is the number itself.
+                let minimised = if hint_alive && i > 0 {
+                    self.unhinted(minimised)
+                } else {
+                    minimised
+                };
                 let steer = virtual_number(minimised, busy);
                 if steer < least_steer {
                     second = least_steer;
@@ -854,12 +903,18 @@ impl Prover {
             {
                 return disproved;
             }
-            let moves = self.ordered(&empties, a, t);
+            let first = self
+                .options
+                .hint
+                .as_ref()
+                .and_then(|h| h.move_at(&self.board.to_grid()));
+            let moves = self.ordered(&empties, a, t, first);
             let width = self.options.width.max(1);
             return Expansion::Inner(Expanded {
                 moves,
                 width,
                 unchecked: Vec::new(),
+                hinted: first.is_some(),
             });
         }
         if !five_points(&self.board, d).is_empty() || empties.is_empty() {
@@ -873,7 +928,7 @@ impl Prover {
             // The defender must block.
             return Expansion::Inner(Expanded::forced(canon(f)));
         }
-        let mut moves = self.ordered(&empties, d, t);
+        let mut moves = self.ordered(&empties, d, t, None);
         let mut unchecked = Vec::new();
         if let Some(proof) = self.threat_win(a) {
             // Allis's restriction: the replies that touch the threat sequence, and the
@@ -894,12 +949,13 @@ impl Prover {
             moves,
             width: usize::MAX,
             unchecked,
+            hinted: false,
         })
     }
 
     /// `cells` ordered best first for `c` to play, as canonical indices, one move per class of
-    /// moves equivalent under the position's own symmetries.
-    fn ordered(&self, cells: &[Point], c: Color, t: u8) -> Vec<u16> {
+    /// moves equivalent under the position's own symmetries; `first`, if given, comes first.
+    fn ordered(&self, cells: &[Point], c: Color, t: u8, first: Option<Point>) -> Vec<u16> {
         let n = self.board.size();
         let mut scored: Vec<(i32, Point)> = cells
             .iter()
@@ -911,7 +967,7 @@ impl Prover {
                 (engine * 64 + move_score(&self.board, p, c), p)
             })
             .collect();
-        scored.sort_by_key(|&(s, p)| (-s, p.y, p.x));
+        scored.sort_by_key(|&(s, p)| (Some(p) != first, -s, p.y, p.x));
         let attacker_node = c == self.attacker;
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::with_capacity(scored.len());
