@@ -19,7 +19,7 @@ use crate::{Color, Grid, Point};
 /// What an unhinted attacker move adds to its proof number at a node with a hinted move, by
 /// default ([`super::Options::hint_penalty`]): the search stays with the hint until its proof
 /// number has grown past the other moves' by this.
-pub const HINT_PENALTY: u32 = 1000;
+pub const HINT_PENALTY: u32 = 100_000;
 
 /// A certificate's strategy, and how positions of another proof map onto its positions.
 pub struct Hint {
