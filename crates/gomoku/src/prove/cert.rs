@@ -864,10 +864,19 @@ impl<'a> Extractor<'a> {
             return Ok(());
         }
         // A threat proof carries the answers to the defender's counter-fours; take one when the
-        // solver finds it, else the proof search's move from the table.
-        let solved = match hint {
+        // solver finds it, else the proof search's move from the table. A position the proof
+        // search proved through its children takes the table's move at once: the solver failed
+        // there during the proof, and would fail again at the cost of its whole budget.
+        let table = self.walk.table;
+        let inner = match hint {
             Some(_) => None,
-            None => {
+            None => Prover::proved_entry(|k| table.get(k), self.board())
+                .filter(|&(_, inner)| inner)
+                .map(|(m, _)| m),
+        };
+        let solved = match (hint, inner) {
+            (Some(_), _) | (_, Some(_)) => None,
+            (None, None) => {
                 let mut nodes = 0;
                 let options = self.walk.options;
                 super::threat_win(self.board(), a, options, &mut nodes)
@@ -877,8 +886,7 @@ impl<'a> Extractor<'a> {
             Some(Proof::Threat { attack, replies }) => (*attack, Some(&replies[..])),
             Some(Proof::Five(p)) => (*p, None),
             None => {
-                let table = self.walk.table;
-                let m = Prover::proved_move(|k| table.get(k), self.board());
+                let m = inner.or_else(|| Prover::proved_move(|k| table.get(k), self.board()));
                 let m = m.ok_or(format!(
                     "after '{}': the position is not proved",
                     self.where_()

@@ -109,7 +109,8 @@ impl Default for Options {
 }
 
 /// A table entry: proof and disproof numbers, and for a proved OR node the attacker's move (as a
-/// point index `y * 20 + x` in the canonical frame of the key).
+/// point index `y * 20 + x` in the canonical frame of the key, with [`INNER`] set when the proof
+/// search proved it through its children).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub pn: u32,
@@ -119,6 +120,13 @@ pub struct Entry {
 
 /// No move stored.
 pub const NO_MOVE: u16 = u16::MAX;
+
+/// Marks the move of a proved attacker-to-move entry that the proof search proved through its
+/// children (not the threat solver at a leaf, nor a five point): the certificate's writer takes
+/// that move as it is, with no threat search there (which failed during the proof, at the cost
+/// of its whole node budget). Databases written before it have no such marks and are read as
+/// before.
+pub const INNER: u16 = 0x8000;
 
 /// Where a search stands, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -456,10 +464,23 @@ impl Prover {
     /// table (`lookup` by canonical key) has one: for certificates and for the engine.
     #[must_use]
     pub fn proved_move(lookup: impl Fn(u128) -> Option<Entry>, board: &Board) -> Option<Point> {
+        Prover::proved_entry(lookup, board).map(|(m, _)| m)
+    }
+
+    /// [`Prover::proved_move`], and whether the proof search proved it through its children
+    /// ([`INNER`]).
+    #[must_use]
+    pub fn proved_entry(
+        lookup: impl Fn(u128) -> Option<Entry>,
+        board: &Board,
+    ) -> Option<(Point, bool)> {
         let keys = keys_of(board);
         let (key, t) = keys.canonical(false);
         let e = lookup(key)?;
-        (e.pn == 0 && e.best != NO_MOVE).then(|| keys::invert(t, index_point(e.best), board.size()))
+        (e.pn == 0 && e.best != NO_MOVE).then(|| {
+            let m = keys::invert(t, index_point(e.best & !INNER), board.size());
+            (m, e.best & INNER != 0)
+        })
     }
 
     fn limit_reached(&mut self) -> bool {
@@ -606,7 +627,7 @@ impl Prover {
         loop {
             let (pn, dn, best, second, steer) = self.summarize(&mut node, attacker_node, t);
             let best_move = if attacker_node && pn == 0 {
-                node.moves[best]
+                node.moves[best] | INNER
             } else {
                 NO_MOVE
             };

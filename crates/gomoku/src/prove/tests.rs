@@ -243,6 +243,37 @@ fn a_searched_win_gives_a_certificate_that_checks_and_breaks_when_changed() {
 }
 
 #[test]
+fn inner_entries_are_marked_and_a_database_without_marks_still_gives_a_certificate() {
+    let (grid, to_move, mut p) = searched_win();
+    // The root was proved through its children (the solver alone does not find the win there).
+    let root = p.table().get(p.root_key).unwrap();
+    assert_eq!(root.pn, 0);
+    assert_ne!(root.best & INNER, 0, "{root:?}");
+    assert!(p
+        .solved()
+        .all(|(_, e)| e.best == NO_MOVE || (e.best & !INNER) < 400));
+    let marked = p.certificate(&grid, to_move).unwrap();
+    check(&marked).unwrap_or_else(|e| panic!("{e}"));
+    // The same proof as a database written before the marks: the certificate checks too.
+    let mut old = Prover::new(&grid, Rule::Freestyle, to_move, to_move, Options::default());
+    old.seed(p.solved().map(|(k, e)| {
+        let best = if e.best == NO_MOVE {
+            e.best
+        } else {
+            e.best & !INNER
+        };
+        (k, Entry { best, ..e })
+    }));
+    assert_eq!(old.run(), Verdict::Win);
+    let unmarked = old.certificate(&grid, to_move).unwrap();
+    check(&unmarked).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        lookup(&marked, &[]).unwrap(),
+        lookup(&unmarked, &[]).unwrap()
+    );
+}
+
+#[test]
 fn mirrored_positions_share_one_certificate_key() {
     use super::cert::key_of;
     use super::keys::apply;
