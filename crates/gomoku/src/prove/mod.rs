@@ -147,7 +147,7 @@ struct Expanded {
     /// AND nodes: replies left out by the threat restriction, not yet checked.
     unchecked: Vec<u16>,
     /// OR nodes: the first move is a hint's ([`Options::hint`]); the others count as dearer by
-    /// [`hint::HINT_PENALTY`].
+    /// [`Options::hint_penalty`].
     hinted: bool,
 }
 
