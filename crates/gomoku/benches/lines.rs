@@ -5,6 +5,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use stonelab_gomoku::games::bench_positions;
+use stonelab_gomoku::search::referee;
 use stonelab_gomoku::tables::line::{threat_mask, LineStones};
 use stonelab_gomoku::tables::reference;
 use stonelab_gomoku::{Board, Color, Point, Rule, ThreatMaskTable};
@@ -90,7 +91,31 @@ fn lines(c: &mut Criterion) {
             }
         })
     });
+    // The certificate checker's leaf test: a VCF of at most three fours, for each side to move.
+    let grids: Vec<_> = boards.iter().map(Board::to_grid).collect();
+    for (name, vcf) in [
+        (
+            "referee_vcf3 (64 positions, both sides)",
+            referee::vcf as Vcf,
+        ),
+        (
+            "referee_vcf3_plain (64 positions, both sides)",
+            referee::vcf_plain,
+        ),
+    ] {
+        c.bench_function(name, |bench| {
+            bench.iter(|| {
+                for g in &grids {
+                    for side in [Color::Black, Color::White] {
+                        black_box(vcf(black_box(g), Rule::Freestyle, side, 3));
+                    }
+                }
+            })
+        });
+    }
 }
+
+type Vcf = fn(&stonelab_gomoku::Grid, Rule, Color, u32) -> Option<Vec<Point>>;
 
 criterion_group!(benches, lines);
 criterion_main!(benches);

@@ -112,6 +112,41 @@ fn dbs_claims_pass_the_referee() {
     }
 }
 
+/// The referee's VCF search skips cells and scans that cannot change its answer; its plain
+/// version tries every cell and scans the board at every level. Both give the same line (or none)
+/// on random positions of 7x7..15x15, under each rule, for each side, within 1..=4 fours.
+#[test]
+fn the_referees_vcf_answers_as_its_plain_search() {
+    let mut rng = Rng::new(47);
+    let (mut compared, mut deep_wins) = (0, 0);
+    let mut i = 0u64;
+    while compared < 1200 {
+        i += 1;
+        let Some(pos) = random_position(&mut rng, 7..16, 4_700_000 + i, 4) else {
+            continue;
+        };
+        let rule = Rule::ALL[(i % 3) as usize];
+        for side in [Color::Black, Color::White] {
+            for depth in 1..=4 {
+                let fast = referee::vcf(&pos.grid, rule, side, depth);
+                let plain = referee::vcf_plain(&pos.grid, rule, side, depth);
+                assert_eq!(
+                    fast, plain,
+                    "{rule:?}, {side:?} to move, {depth} fours, position #{i}"
+                );
+                if depth == 4 && fast.as_ref().is_some_and(|l| l.len() >= 5) {
+                    deep_wins += 1;
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(
+        deep_wins >= 50,
+        "too few VCFs of two or more fours: {deep_wins}"
+    );
+}
+
 /// Recall: every VCF the referee's exhaustive search proves within 4 fours, the solver finds (its
 /// VCF is complete within its depth); and every solver VCF within that depth the referee finds too.
 #[test]

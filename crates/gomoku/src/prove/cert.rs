@@ -424,12 +424,22 @@ pub fn check(cert: &Certificate) -> Result<CheckReport, String> {
         Reply(usize),
         Undo(Point),
     }
-    let replies_of = |r: &Referee| -> Vec<Point> { r.empties().collect() };
+    // The defender's replies; none may make five (one five point fails the whole list).
+    let replies_of = |r: &Referee, line: &[Point]| -> Result<Vec<Point>, String> {
+        match r.five_points(d).first() {
+            Some(&x) => Err(format!(
+                "after '{}': the defender makes five on {}",
+                name_line(line),
+                point_name(x, n)
+            )),
+            None => Ok(r.empties().collect()),
+        }
+    };
     let mut reply_lists: Vec<Vec<Point>> = Vec::new();
     let mut stack = vec![if cert.to_move == a {
         Step::Attack
     } else {
-        reply_lists.push(replies_of(&r));
+        reply_lists.push(replies_of(&r, &line)?);
         if reply_lists[0].is_empty() {
             return Err("the board is full at the root".into());
         }
@@ -472,7 +482,7 @@ pub fn check(cert: &Certificate) -> Result<CheckReport, String> {
                     if r.has_five(a) {
                         continue;
                     }
-                    let replies = replies_of(&r);
+                    let replies = replies_of(&r, &line)?;
                     if replies.is_empty() {
                         return Err(format!(
                             "after '{}': the board is full, a draw",
@@ -498,13 +508,6 @@ pub fn check(cert: &Certificate) -> Result<CheckReport, String> {
                 };
                 stack.push(Step::Reply(list));
                 report.replies += 1;
-                if r.makes_five(x, d) {
-                    return Err(format!(
-                        "after '{}': the defender makes five on {}",
-                        name_line(&line),
-                        point_name(x, n)
-                    ));
-                }
                 if r.is_foul(x, d) {
                     continue;
                 }
@@ -632,6 +635,13 @@ impl Checker<'_> {
     /// The defender to move after `line`: every empty point.
     fn defend(&self, r: &mut Referee, line: &mut Vec<Point>) -> Result<(), String> {
         let d = !self.cert.attacker;
+        if let Some(&x) = r.five_points(d).first() {
+            return Err(format!(
+                "after '{}': the defender makes five on {}",
+                self.name_line(line),
+                point_name(x, self.cert.root.size())
+            ));
+        }
         let replies: Vec<Point> = r.empties().collect();
         if replies.is_empty() {
             return Err(format!(
@@ -641,13 +651,6 @@ impl Checker<'_> {
         }
         let one = |r: &mut Referee, line: &mut Vec<Point>, x: Point| -> Result<(), String> {
             self.replies.fetch_add(1, Ordering::Relaxed);
-            if r.makes_five(x, d) {
-                return Err(format!(
-                    "after '{}': the defender makes five on {}",
-                    self.name_line(line),
-                    point_name(x, self.cert.root.size())
-                ));
-            }
             if r.is_foul(x, d) {
                 return Ok(());
             }
@@ -913,15 +916,15 @@ impl<'a> Extractor<'a> {
         if replies.is_empty() {
             return Err(format!("after '{}': the board is full", self.where_()));
         }
+        if let Some(&x) = self.referee.five_points(d).first() {
+            return Err(format!(
+                "after '{}': the defender makes five on {}",
+                self.where_(),
+                point_name(x, self.board.size())
+            ));
+        }
         let mut open = Vec::with_capacity(replies.len());
         for x in replies {
-            if self.referee.makes_five(x, d) {
-                return Err(format!(
-                    "after '{}': the defender makes five on {}",
-                    self.where_(),
-                    point_name(x, self.board.size())
-                ));
-            }
             if !self.referee.is_foul(x, d) {
                 open.push(x);
             }

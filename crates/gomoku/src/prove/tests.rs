@@ -489,3 +489,29 @@ fn a_hinted_proof_proves_the_same_and_its_certificate_checks() {
         "nodes: plain {plain_nodes}, hinted {hinted_nodes}"
     );
 }
+
+#[test]
+fn a_certificate_whose_move_leaves_the_defender_a_five_fails_there() {
+    // 7x7, Black to move; White has four in the top row and its five point is (4, 0). The
+    // certificate's one entry plays elsewhere.
+    let mut grid = Grid::new(7).unwrap();
+    for x in 0..4 {
+        grid.set(Point::new(x, 0), Some(Color::White));
+    }
+    for p in [(0, 3), (2, 4), (4, 6), (6, 3)] {
+        grid.set(Point::new(p.0, p.1), Some(Color::Black));
+    }
+    let cert = Certificate {
+        rule: Rule::Freestyle,
+        attacker: Color::Black,
+        to_move: Color::Black,
+        vcf_bound: super::cert::VCF_BOUND,
+        symmetric: false,
+        root: grid,
+        entries: vec![(Vec::new(), Point::new(3, 3))],
+    };
+    for res in [check(&cert), check_with(&cert, 2, &AtomicU64::new(0))] {
+        let err = res.unwrap_err();
+        assert!(err.contains("the defender makes five on"), "{err}");
+    }
+}

@@ -5,9 +5,11 @@
 //!   every turn. A reply the tree does not list must lose at once: the defender makes no five, and the
 //!   attacker then has a five point, or a move that makes two five points while the defender has none.
 //!   Anything else is a [`Refutation`].
-//! - [`vcf`] is a plain exhaustive victory-by-continuous-fours search (every cell that makes a five
-//!   point is tried; the defender's only replies that do not lose at once are the block and a five),
-//!   used to measure the solver's recall.
+//! - [`vcf_plain`] is a plain exhaustive victory-by-continuous-fours search (every cell that makes a
+//!   five point is tried; the defender's only replies that do not lose at once are the block and a
+//!   five), used to measure the solver's recall. [`vcf`] gives the same answers about ten times
+//!   faster (it skips cells that cannot make a four, and scans that cannot find anything), and is
+//!   tested against it; the proof certificates' checker runs it at every leaf.
 //!
 //! Under renju neither side's Black may play a forbidden point (judged by the cell-walking
 //! [`crate::renju::reference`], not the tables): the attacker's moves must be allowed, the defender's
@@ -117,10 +119,20 @@ impl Referee {
         len
     }
 
-    /// Every five point of `c`.
+    /// Every five point of `c`, in row order. Only the cells with three stones of `c` within four
+    /// of them on a line are tried (a five point has four).
     #[must_use]
     pub fn five_points(&self, c: Color) -> Vec<Point> {
-        self.empties().filter(|&p| self.makes_five(p, c)).collect()
+        let out: Vec<Point> = self
+            .may_four_cells(c)
+            .into_iter()
+            .filter(|&p| self.makes_five(p, c))
+            .collect();
+        debug_assert!(out
+            .iter()
+            .copied()
+            .eq(self.empties().filter(|&p| self.makes_five(p, c))));
+        out
     }
 
     /// The empty points, row by row from the top.
@@ -344,10 +356,194 @@ fn check_defence(
     Ok(())
 }
 
-/// A plain exhaustive VCF search for `attacker`, who moves first: at most `depth` fours before the
-/// five. The winning line (attacker, forced block, ..., five), or `None`.
+/// An exhaustive victory-by-continuous-fours search for `attacker`, who moves first: at most
+/// `depth` fours before the five. The winning line (attacker, forced block, ..., five), or `None`.
+///
+/// It answers exactly as [`vcf_plain`], line for line, and is tested against it; it only skips
+/// work that cannot change the answer:
+/// - a four needs three stones of the attacker within four cells of it on one line, so only such
+///   cells are tried ([`Referee::may_four`]); below the root the set grows only along the lines
+///   of the attacker's last four;
+/// - below the root neither side's five points are scanned for: the attacker has none after the
+///   block (the four made exactly one, now filled), and the defender's new ones run through the
+///   block (the defender had none left: a single one was where the four was played);
+/// - the last allowed four is not played out unless it makes two five points: after its block
+///   the attacker has no five point and no four left to make.
 #[must_use]
 pub fn vcf(grid: &Grid, rule: Rule, attacker: Color, depth: u32) -> Option<Vec<Point>> {
+    let mut r = Referee::new(grid, rule);
+    // A five point is a cell where a four may be made, too: look only there.
+    let near = r.may_four_cells(attacker);
+    if let Some(&p) = near.iter().find(|&&q| r.makes_five(q, attacker)) {
+        return Some(vec![p]);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let theirs = r.five_points(!attacker);
+    if theirs.len() > 1 {
+        return None;
+    }
+    let mut line = Vec::new();
+    vcf_fours(
+        &mut r,
+        attacker,
+        depth,
+        theirs.first().copied(),
+        &near,
+        &mut line,
+    )
+    .then_some(line)
+}
+
+/// The attacker to move with no five point, `depth` >= 1 fours left; `theirs`: the defender's
+/// single five point, if any; `near`: every empty cell where the attacker may make a four (a
+/// superset, in row order).
+fn vcf_fours(
+    r: &mut Referee,
+    a: Color,
+    depth: u32,
+    theirs: Option<Point>,
+    near: &[Point],
+    line: &mut Vec<Point>,
+) -> bool {
+    let only = theirs.map(|t| [t]);
+    let candidates: &[Point] = match &only {
+        Some(t) => t,
+        None => near,
+    };
+    for &m in candidates {
+        if r.is_foul(m, a) {
+            continue;
+        }
+        r.play(m, a);
+        let fives = r.new_five_points(m, a);
+        debug_assert_eq!(fives, r.five_points_near(m, a));
+        let won = match fives.len() {
+            0 => false,
+            1 => {
+                let f = fives[0];
+                if r.is_foul(f, !a) {
+                    // Renju: Black may not block; the line ends with the unstoppable five point.
+                    line.extend([m, f]);
+                    r.clear(m);
+                    return true;
+                }
+                if depth == 1 {
+                    false
+                } else {
+                    r.play(f, !a);
+                    let theirs = r.new_five_points(f, !a);
+                    debug_assert!({
+                        let mut t = theirs.clone();
+                        t.sort_unstable_by_key(|q| (q.y, q.x));
+                        t == r.five_points(!a)
+                    });
+                    let won = theirs.len() <= 1 && {
+                        let near = r.near_after(near, m, a);
+                        line.extend([m, f]);
+                        let won = vcf_fours(r, a, depth - 1, theirs.first().copied(), &near, line);
+                        if !won {
+                            line.truncate(line.len() - 2);
+                        }
+                        won
+                    };
+                    r.clear(f);
+                    won
+                }
+            }
+            _ => {
+                line.extend([m, fives[0], fives[1]]);
+                true
+            }
+        };
+        r.clear(m);
+        if won {
+            return true;
+        }
+    }
+    false
+}
+
+impl Referee {
+    /// Whether a stone of `c` on `q` could make a four: some line through `q` holds at least three
+    /// stones of `c` within four cells of it (a five through `q` lies within those nine cells).
+    fn may_four(&self, q: Point, c: Color) -> bool {
+        Direction::ALL.iter().any(|&d| {
+            let (dx, dy) = d.step();
+            let (x, y) = (i32::from(q.x), i32::from(q.y));
+            (-4..=4)
+                .filter(|&k| k != 0 && self.at(x + k * dx, y + k * dy) == Some(Some(c)))
+                .count()
+                >= 3
+        })
+    }
+
+    /// The empty cells where [`Referee::may_four`] admits `c`, in row order, counted from the
+    /// stones of `c` (each adds one to the eight cells within four of it on each line) instead of
+    /// walking out from every empty cell.
+    fn may_four_cells(&self, c: Color) -> Vec<Point> {
+        let n = self.n();
+        let mut counts = vec![[0u8; 4]; self.grid.size() * self.grid.size()];
+        for s in self.grid.points().filter(|&s| self.grid.get(s) == Some(c)) {
+            for d in Direction::ALL {
+                let (dx, dy) = d.step();
+                for k in (-4..=4).filter(|&k| k != 0) {
+                    let (x, y) = (i32::from(s.x) + k * dx, i32::from(s.y) + k * dy);
+                    if (0..n).contains(&x) && (0..n).contains(&y) {
+                        counts[(y * n + x) as usize][d.index()] += 1;
+                    }
+                }
+            }
+        }
+        let out: Vec<Point> = self
+            .empties()
+            .filter(|q| {
+                let i = usize::from(q.y) * self.grid.size() + usize::from(q.x);
+                counts[i].iter().any(|&k| k >= 3)
+            })
+            .collect();
+        debug_assert!(out
+            .iter()
+            .copied()
+            .eq(self.empties().filter(|&q| self.may_four(q, c))));
+        out
+    }
+
+    /// `near` (the cells where `c` may make a four, a superset, in row order) after `c` played
+    /// `m` and a stone filled some cells: the empty ones of `near`, and the cells on the lines
+    /// through `m`, within four of it, that [`Referee::may_four`] now admits (only those gained a
+    /// stone of `c` within reach).
+    fn near_after(&self, near: &[Point], m: Point, c: Color) -> Vec<Point> {
+        let mut out: Vec<Point> = near
+            .iter()
+            .copied()
+            .filter(|&q| self.grid.get(q).is_none())
+            .collect();
+        for d in Direction::ALL {
+            let (dx, dy) = d.step();
+            for k in (-4..=4).filter(|&k| k != 0) {
+                let (x, y) = (i32::from(m.x) + k * dx, i32::from(m.y) + k * dy);
+                if self.at(x, y) == Some(None) {
+                    let q = Point::new(x as u8, y as u8);
+                    if self.may_four(q, c) {
+                        out.push(q);
+                    }
+                }
+            }
+        }
+        out.sort_unstable_by_key(|q| (q.y, q.x));
+        out.dedup();
+        out
+    }
+}
+
+/// A plain exhaustive VCF search for `attacker`, who moves first: at most `depth` fours before the
+/// five. The winning line (attacker, forced block, ..., five), or `None`. Every empty cell is tried
+/// at every level and both sides' five points are found by scanning the board: the reference
+/// that [`vcf`] is tested against.
+#[must_use]
+pub fn vcf_plain(grid: &Grid, rule: Rule, attacker: Color, depth: u32) -> Option<Vec<Point>> {
     let mut r = Referee::new(grid, rule);
     let mut line = Vec::new();
     vcf_attack(&mut r, attacker, depth, &mut line).then_some(line)
