@@ -499,7 +499,7 @@ fn a_hint_from_a_similar_proof_gives_a_win_that_checks() {
     std::fs::write(&first, DOUBLE_TWO).unwrap();
     std::fs::write(&hinted, "c5 a1 d5 b9 e3 i1 e4 h1").unwrap();
     let (cert, cert2) = (dir.join("first.cert"), dir.join("hinted.cert"));
-    let prove = |input: &std::path::Path, out: &std::path::Path, hint: Option<&str>| {
+    let prove = |input: &std::path::Path, out: &std::path::Path, hints: &[&str]| {
         let mut args = vec![
             "gomoku",
             "prove",
@@ -510,14 +510,14 @@ fn a_hint_from_a_similar_proof_gives_a_win_that_checks() {
             "--out",
             out.to_str().unwrap(),
         ];
-        if let Some(h) = hint {
+        for h in hints {
             args.extend(["--hint", h]);
         }
         args.push(input.to_str().unwrap());
         stonelab_json(&args)
     };
-    assert_eq!(prove(&first, &cert, None)["result"], "win");
-    let v = prove(&hinted, &cert2, Some(cert.to_str().unwrap()));
+    assert_eq!(prove(&first, &cert, &[])["result"], "win");
+    let v = prove(&hinted, &cert2, &[cert.to_str().unwrap()]);
     assert_eq!(v["result"], "win", "{v}");
     let check = stonelab_json(&[
         "gomoku",
@@ -525,6 +525,22 @@ fn a_hint_from_a_similar_proof_gives_a_win_that_checks() {
         "--format",
         "json",
         cert2.to_str().unwrap(),
+    ]);
+    assert_eq!(check["valid"], true, "{check}");
+    // Two hints: the hinted proof's own certificate first, then the first one.
+    let cert3 = dir.join("twice.cert");
+    let v = prove(
+        &hinted,
+        &cert3,
+        &[cert2.to_str().unwrap(), cert.to_str().unwrap()],
+    );
+    assert_eq!(v["result"], "win", "{v}");
+    let check = stonelab_json(&[
+        "gomoku",
+        "check-proof",
+        "--format",
+        "json",
+        cert3.to_str().unwrap(),
     ]);
     assert_eq!(check["valid"], true, "{check}");
     // Other Black stones, another attacker, a file that is no certificate, and a penalty

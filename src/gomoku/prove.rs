@@ -111,9 +111,10 @@ pub struct ProveArgs {
     /// A certificate of a similar proved position (the same attacker stones, up to a symmetry;
     /// the defender stones may differ), for example `h8 a1`'s for `h8 a3`: at each attacker node
     /// its move, found by swapping the differing defender stones back, is tried first. It only
-    /// orders moves: the proof is searched and checked as without it
+    /// orders moves: the proof is searched and checked as without it. Repeat it for several
+    /// certificates: at each node the first that has a move gives it
     #[arg(long, value_name = "CERT")]
-    hint: Option<String>,
+    hint: Vec<String>,
     /// What a move other than the hint's adds to its proof number (the larger, the longer the
     /// search stays with the hint before it tries others)
     #[arg(long, default_value_t = stonelab_gomoku::prove::hint::HINT_PENALTY, requires = "hint")]
@@ -208,15 +209,17 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     if let Some(db) = &args.db {
         check_output_path(db, "--db")?;
     }
-    let hint = match &args.hint {
-        Some(path) => {
-            let c = read_cert(path)?;
-            let h = Hint::new(&c, &grid, rule, attacker, to_move)
-                .map_err(|e| anyhow::anyhow!("--hint {path}: {e}"))?;
-            Some(Arc::new(h))
-        }
-        None => None,
-    };
+    let mut hint: Option<Hint> = None;
+    for path in &args.hint {
+        let c = read_cert(path)?;
+        let h = Hint::new(&c, &grid, rule, attacker, to_move)
+            .map_err(|e| anyhow::anyhow!("--hint {path}: {e}"))?;
+        hint = Some(match hint {
+            Some(first) => first.then(h),
+            None => h,
+        });
+    }
+    let hint = hint.map(Arc::new);
     let abort = Arc::new(AtomicBool::new(false));
     let options = Options {
         hint,

@@ -21,8 +21,14 @@ use crate::{Color, Grid, Point};
 /// number has grown past the other moves' by this.
 pub const HINT_PENALTY: u32 = 100_000;
 
-/// A certificate's strategy, and how positions of another proof map onto its positions.
+/// Certificates' strategies, and how positions of another proof map onto their positions: the
+/// first certificate with a move for a position gives it ([`Hint::then`] adds one).
 pub struct Hint {
+    sources: Vec<Source>,
+}
+
+/// One certificate of a [`Hint`].
+struct Source {
     strategy: HashMap<Exact, Point>,
     symmetric: bool,
     defender: Color,
@@ -35,11 +41,16 @@ pub struct Hint {
 
 impl std::fmt::Debug for Hint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Hint")
-            .field("entries", &self.strategy.len())
-            .field("lift", &self.lift)
-            .field("put", &self.put)
-            .finish()
+        let mut l = f.debug_list();
+        for s in &self.sources {
+            l.entry(&format_args!(
+                "{} entries, lift {:?}, put {:?}",
+                s.strategy.len(),
+                s.lift,
+                s.put
+            ));
+        }
+        l.finish()
     }
 }
 
@@ -120,19 +131,36 @@ impl Hint {
             ));
         };
         Ok(Hint {
-            strategy: cert::strategy_of(cert)?,
-            symmetric: cert.symmetric,
-            defender,
-            lift,
-            put,
+            sources: vec![Source {
+                strategy: cert::strategy_of(cert)?,
+                symmetric: cert.symmetric,
+                defender,
+                lift,
+                put,
+            }],
         })
     }
 
-    /// The certificate's move in the position `grid` of the new proof (the attacker to move),
-    /// mapped as [`Hint::new`] says; `None` where the certificate has no entry for it, where a
-    /// stone to put back is covered, or where the move is not an empty point of `grid`.
+    /// This hint, then `other`'s certificates where this one's have no move.
+    #[must_use]
+    pub fn then(mut self, other: Hint) -> Hint {
+        self.sources.extend(other.sources);
+        self
+    }
+
+    /// The move of the first certificate that has one in the position `grid` of the new proof
+    /// (the attacker to move), mapped as [`Hint::new`] says; `None` where none has.
     #[must_use]
     pub fn move_at(&self, grid: &Grid) -> Option<Point> {
+        self.sources.iter().find_map(|s| s.move_at(grid))
+    }
+}
+
+impl Source {
+    /// The certificate's move in the position `grid` of the new proof (the attacker to move);
+    /// `None` where the certificate has no entry for it, where a stone to put back is covered,
+    /// or where the move is not an empty point of `grid`.
+    fn move_at(&self, grid: &Grid) -> Option<Point> {
         let mut g = grid.clone();
         for &p in &self.lift {
             g.set(p, None);

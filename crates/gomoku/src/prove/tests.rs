@@ -515,3 +515,40 @@ fn a_certificate_whose_move_leaves_the_defender_a_five_fails_there() {
         assert!(err.contains("the defender makes five on"), "{err}");
     }
 }
+
+#[test]
+fn chained_hints_take_the_first_certificate_with_a_move() {
+    use super::hint::Hint;
+    let (grid, to_move, mut p) = searched_win();
+    let cert = p.certificate(&grid, to_move).unwrap();
+    let hint = |c: &Certificate| Hint::new(c, &grid, Rule::Freestyle, to_move, to_move).unwrap();
+    // A certificate with no entries gives nothing; after it, the real one gives every move.
+    let empty = Certificate {
+        entries: Vec::new(),
+        ..cert.clone()
+    };
+    // A certificate whose every move is another empty point of the root, so that the first of two
+    // certificates can be told from the second.
+    let spare = grid.points().find(|&q| grid.get(q).is_none()).unwrap();
+    let mut other = cert.clone();
+    for e in &mut other.entries {
+        e.1 = spare;
+    }
+    let only = hint(&cert);
+    let after_empty = hint(&empty).then(hint(&cert));
+    let before_other = hint(&cert).then(hint(&other));
+    let after_other = hint(&other).then(hint(&cert));
+    let mut differ = 0;
+    for (path, _) in &cert.entries {
+        let g = played(&grid, path, to_move);
+        let want = only.move_at(&g);
+        assert!(want.is_some(), "after {path:?}");
+        assert_eq!(hint(&empty).move_at(&g), None);
+        assert_eq!(after_empty.move_at(&g), want, "after {path:?}");
+        assert_eq!(before_other.move_at(&g), want, "after {path:?}");
+        let second = hint(&other).move_at(&g);
+        assert_eq!(after_other.move_at(&g), second.or(want), "after {path:?}");
+        differ += usize::from(second.is_some() && second != want);
+    }
+    assert!(differ > 0, "the two certificates never differ");
+}
