@@ -147,6 +147,63 @@ fn the_referees_vcf_answers_as_its_plain_search() {
     );
 }
 
+/// `has_vcf` (the last line found tried first) answers as `vcf` on every child of random
+/// positions (the defender's replies, asked one after another as a certificate's checker asks
+/// them), and every line `vcf` finds passes `vcf_line_wins` while a line cut short does not.
+#[test]
+fn has_vcf_answers_as_the_search_on_the_replies_of_a_position() {
+    let mut rng = Rng::new(4747);
+    let (mut asked, mut wins, mut lines) = (0, 0, 0);
+    let mut i = 0u64;
+    while asked < 20_000 {
+        i += 1;
+        let Some(pos) = random_position(&mut rng, 9..16, 4_800_000 + i, 6) else {
+            continue;
+        };
+        let rule = Rule::ALL[(i % 3) as usize];
+        let a = pos.to_move;
+        let empties: Vec<Point> = pos
+            .grid
+            .points()
+            .filter(|&q| pos.grid.get(q).is_none())
+            .collect();
+        for &x in &empties {
+            let mut g = pos.grid.clone();
+            g.set(x, Some(!a));
+            let found = referee::vcf(&g, rule, a, 3);
+            assert_eq!(
+                referee::has_vcf(&g, rule, a, 3),
+                found.is_some(),
+                "{rule:?}, position #{i}, reply {x:?}"
+            );
+            asked += 1;
+            if let Some(line) = found {
+                wins += 1;
+                let mut r = Referee::new(&g, rule);
+                // A line of two fours or more ending in a double four (attacker, block, ...,
+                // four, its two five points): without its last four it stops after a block.
+                if line.len() >= 5 && line.len() % 2 == 1 && lines < 2000 {
+                    lines += 1;
+                    assert!(referee::vcf_line_wins(&mut r, a, 3, &line), "{line:?}");
+                    assert_eq!(r.grid(), &g, "the board is left as it was");
+                    assert!(!referee::vcf_line_wins(
+                        &mut r,
+                        a,
+                        3,
+                        &line[..line.len() - 3]
+                    ));
+                    assert!(!referee::vcf_line_wins(&mut r, a, 1, &line));
+                    assert_eq!(r.grid(), &g, "the board is left as it was");
+                }
+            }
+        }
+    }
+    assert!(
+        wins > 2000 && lines > 300,
+        "too few VCFs to test anything: {wins}, {lines}"
+    );
+}
+
 /// Recall: every VCF the referee's exhaustive search proves within 4 fours, the solver finds (its
 /// VCF is complete within its depth); and every solver VCF within that depth the referee finds too.
 #[test]

@@ -491,7 +491,7 @@ pub fn check(cert: &Certificate) -> Result<CheckReport, String> {
                     }
                     reply_lists.push(replies);
                     stack.push(Step::Reply(reply_lists.len() - 1));
-                } else if referee::vcf(r.grid(), cert.rule, a, cert.vcf_bound).is_some() {
+                } else if referee::has_vcf(r.grid(), cert.rule, a, cert.vcf_bound) {
                     report.leaves += 1;
                 } else {
                     return Err(format!(
@@ -596,7 +596,7 @@ impl Checker<'_> {
         }
         self.progress.fetch_add(1, Ordering::Relaxed);
         let Some(m) = self.strategy.get(&key).map(|&m| keys::invert(t, m, n)) else {
-            if referee::vcf(r.grid(), self.cert.rule, a, self.cert.vcf_bound).is_some() {
+            if referee::has_vcf(r.grid(), self.cert.rule, a, self.cert.vcf_bound) {
                 self.leaves.fetch_add(1, Ordering::Relaxed);
                 return Ok(());
             }
@@ -863,7 +863,7 @@ impl<'a> Extractor<'a> {
         if !take(&self.walk.done, key) {
             return Ok(());
         }
-        if referee::vcf(self.referee.grid(), self.board.rule(), a, VCF_BOUND).is_some() {
+        if referee::has_vcf(self.referee.grid(), self.board.rule(), a, VCF_BOUND) {
             return Ok(());
         }
         // A threat proof carries the answers to the defender's counter-fours; take one when the
