@@ -575,3 +575,51 @@ fn a_hint_from_a_similar_proof_gives_a_win_that_checks() {
     let o = stonelab(&["gomoku", "prove", "--size", "9", "--hint-penalty", "5", h]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn a_win_proved_without_its_certificate_gets_one_later_from_the_database() {
+    let dir = temp_dir("prove-no-cert");
+    let (input, db, cert) = (dir.join("p.txt"), dir.join("p.db"), dir.join("p.cert"));
+    std::fs::write(&input, DOUBLE_TWO).unwrap();
+    let (i, d, c) = (
+        input.to_str().unwrap(),
+        db.to_str().unwrap(),
+        cert.to_str().unwrap(),
+    );
+    let first = stonelab_json(&[
+        "gomoku",
+        "prove",
+        "--size",
+        "9",
+        "--db",
+        d,
+        "--no-certificate",
+        "--format",
+        "json",
+        i,
+    ]);
+    assert_eq!(first["result"], "win", "{first}");
+    assert!(first["proof_tree"].is_null(), "{first}");
+    assert!(first["certificate_seconds"].is_null(), "{first}");
+    let second = stonelab_json(&[
+        "gomoku", "prove", "--size", "9", "--db", d, "--out", c, "--format", "json", i,
+    ]);
+    assert_eq!(second["result"], "win", "{second}");
+    assert!(second["nodes"].as_u64().unwrap() <= 1, "{second}");
+    assert!(second["proof_tree"].as_u64().unwrap() >= 1, "{second}");
+    let check = stonelab_json(&["gomoku", "check-proof", "--format", "json", c]);
+    assert_eq!(check["valid"], true, "{check}");
+    // --no-certificate and --out together are refused.
+    let o = stonelab(&[
+        "gomoku",
+        "prove",
+        "--size",
+        "9",
+        "--no-certificate",
+        "--out",
+        c,
+        i,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

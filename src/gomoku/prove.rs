@@ -60,8 +60,9 @@ impl From<Side> for Color {
     'unknown' (a limit stopped the search; with --db the work so far is kept and the next run goes \
     on from it). Ctrl-C stops the search and saves the database.\n\n\
     JSON: {\"result\",\"attacker\",\"to_move\",\"size\",\"rule\",\"nodes\",\"solver_nodes\",\"seconds\",\
-    \"cpu_seconds\",\"proof_tree\",\"certificate\",\"entries\",\"peak_memory_bytes\",\"root_pn\",\"root_dn\"}; \
-    proof_tree is the number of attacker moves in the certificate (null without a win)."
+    \"cpu_seconds\",\"proof_tree\",\"certificate_seconds\",\"certificate\",\"entries\",\"peak_memory_bytes\",\"root_pn\",\"root_dn\"}; \
+    proof_tree is the number of attacker moves in the certificate (null without a win, or with \
+    --no-certificate)."
 )]
 pub struct ProveArgs {
     /// Board size of a move list or of an empty input (5..=20; default 15)
@@ -108,6 +109,11 @@ pub struct ProveArgs {
     /// Write the certificate of a win here (compressed with gzip when the name ends in `.gz`)
     #[arg(long)]
     out: Option<PathBuf>,
+    /// After a win, do not build the certificate (on 15x15 that takes longer than the proof);
+    /// proof_tree is then null. With --db the proof is kept, and a later run with the same --db
+    /// and --out writes the certificate without searching again
+    #[arg(long, conflicts_with = "out")]
+    no_certificate: bool,
     /// A certificate of a similar proved position (the same attacker stones, up to a symmetry;
     /// the defender stones may differ), for example `h8 a1`'s for `h8 a3`: at each attacker node
     /// its move, found by swapping the differing defender stones back, is tried first. It only
@@ -329,7 +335,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
     let mut proof_tree = None;
     let mut cert_seconds = None;
     let mut cert_path = None;
-    if verdict == Verdict::Win {
+    if verdict == Verdict::Win && !args.no_certificate {
         let cert_started = Instant::now();
         let cert = counting("certificate entries", lines, |count| {
             prover.certificate_with(&grid, to_move, args.threads, count)
