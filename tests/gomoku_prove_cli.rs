@@ -342,10 +342,10 @@ fn the_certificate_shown_in_the_docs_checks() {
 }
 
 /// The committed 15x15 certificate (`proofs/README.md`): after `h8 a1` Black wins, and the
-/// checker, which trusts nothing the prover did, agrees. About 40 minutes on two cores
+/// checker, which trusts nothing the prover did, agrees. About 7 minutes on two cores
 /// (`cargo test --release -- --ignored slow_`).
 #[test]
-#[ignore = "slow: checks the 15x15 h8 a1 certificate (about 40 minutes on two cores)"]
+#[ignore = "slow: checks the 15x15 h8 a1 certificate (about 7 minutes on two cores)"]
 fn slow_the_15x15_h8_a1_certificate_checks() {
     let cert = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -369,6 +369,35 @@ fn slow_the_15x15_h8_a1_certificate_checks() {
     assert_eq!(v["white"], serde_json::json!(["a1"]), "{v}");
     assert_eq!(v["entries"], 513_373, "{v}");
     assert_eq!(stonelab_ok(&["gomoku", "proof-move", cert]).trim(), "g7");
+}
+
+/// The certificate of the cover `h8` against White `a1 o12` checks and covers both replies.
+#[test]
+#[ignore = "about 14 minutes on two cores"]
+fn slow_the_15x15_a1_o12_cover_certificate_checks() {
+    let cert = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/proofs/15x15-freestyle-cover-a1-o12.cert.gz"
+    );
+    let v = stonelab_json(&[
+        "gomoku",
+        "check-proof",
+        "--threads",
+        "2",
+        "--covers",
+        "h8 a1",
+        "--covers",
+        "h8 o12",
+        "--format",
+        "json",
+        cert,
+    ]);
+    assert_eq!(v["valid"], true, "{v}");
+    assert_eq!(v["black"], serde_json::json!(["h8"]), "{v}");
+    assert_eq!(v["entries"], 1_018_729, "{v}");
+    for c in v["covers"].as_array().unwrap() {
+        assert_eq!(c["covered"], true, "{v}");
+    }
 }
 
 /// `prove --to-move` takes a position with extra defender stones, and `check-proof --covers` says
