@@ -1012,7 +1012,10 @@ mod tests {
     #[test]
     fn a_short_match_clock_bounds_the_move() {
         // 30 s a turn but 3 s left of the match: about 220 empty cells are 55 moves to come, so
-        // the move aims at 54 ms and may take three times that (MESSAGE's `ms`), far below 30 s.
+        // the move aims at 54 ms and may take three times that (`Clock::plan`'s unit tests hold
+        // the exact figures). Here only that the match clock binds: MESSAGE's `ms` far below the
+        // 28 s the turn alone would give, with room for a loaded machine (the clock is read
+        // between batches of nodes: 281 ms once under a CI run and two busy threads).
         let (text, took) = run_timed(
             "START 15\nINFO timeout_turn 30000\nINFO timeout_match 100000\n\
              INFO time_left 3000\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nEND\n",
@@ -1024,7 +1027,7 @@ mod tests {
         let words: Vec<&str> = message.split_whitespace().collect();
         let at = words.iter().position(|&w| w == "ms").unwrap();
         let ms: u64 = words[at + 1].parse().unwrap();
-        assert!(ms <= 3 * 54 + 50, "{message}");
+        assert!(ms < 3000, "{message}");
         assert!(took < Duration::from_secs(10), "{text}");
     }
 
