@@ -557,17 +557,20 @@ fn a_hint_from_a_similar_proof_gives_a_win_that_checks() {
         args.push(input.to_str().unwrap());
         stonelab_json(&args)
     };
+    let checks = |c: &std::path::Path| {
+        let check = stonelab_json(&[
+            "gomoku",
+            "check-proof",
+            "--format",
+            "json",
+            c.to_str().unwrap(),
+        ]);
+        assert_eq!(check["valid"], true, "{check}");
+    };
     assert_eq!(prove(&first, &cert, &[])["result"], "win");
     let v = prove(&hinted, &cert2, &[cert.to_str().unwrap()]);
     assert_eq!(v["result"], "win", "{v}");
-    let check = stonelab_json(&[
-        "gomoku",
-        "check-proof",
-        "--format",
-        "json",
-        cert2.to_str().unwrap(),
-    ]);
-    assert_eq!(check["valid"], true, "{check}");
+    checks(&cert2);
     // Two hints: the hinted proof's own certificate first, then the first one.
     let cert3 = dir.join("twice.cert");
     let v = prove(
@@ -576,14 +579,7 @@ fn a_hint_from_a_similar_proof_gives_a_win_that_checks() {
         &[cert2.to_str().unwrap(), cert.to_str().unwrap()],
     );
     assert_eq!(v["result"], "win", "{v}");
-    let check = stonelab_json(&[
-        "gomoku",
-        "check-proof",
-        "--format",
-        "json",
-        cert3.to_str().unwrap(),
-    ]);
-    assert_eq!(check["valid"], true, "{check}");
+    checks(&cert3);
     // Other Black stones, another attacker, a file that is no certificate, and a penalty
     // without a hint are refused in one line.
     let other = dir.join("other.txt");
