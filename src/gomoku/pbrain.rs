@@ -63,7 +63,12 @@ pub struct Args {
     /// every N-th position where the search stood pat as `MESSAGE leaf ...` after the move, for
     /// tuning, default 0; `smooth`, 1: the evaluation's cell sums averaged over the last move,
     /// default 0; `tempo`, -50..50: the side to move's cells weigh 100 + N percent and the
-    /// waiting side's 100 - N, default 0); default: the engine's own
+    /// waiting side's 100 - N, default 0; the pruning margins and widths, each defaulting to the
+    /// engine's constant: `important` (250), `null-move-depth` (6), `null-move-margin` (200),
+    /// `aspiration` (20), `razor` (percent of the razoring margins, 100), `futility` (90 a ply),
+    /// `late-moves` (percent of the move-count pruning limits, 100), `singular-margin` (2 a ply),
+    /// `quiescence-combination` (55), `breadth` (28 moves); `scripts/gomoku-spsa` tunes them);
+    /// default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

@@ -270,6 +270,67 @@ pub mod knob {
         /// The evaluation's tempo in percent ([`crate::engine::position::Position::set_tempo`]):
         /// 0, the plain evaluation, by default.
         pub tempo: i32,
+        /// The pruning margins and widths.
+        pub margins: Margins,
+    }
+
+    /// The search's margins and widths, for tuning (`scripts/gomoku-spsa`); each defaults to
+    /// the engine's constant.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Margins {
+        /// [`super::IMPORTANT`].
+        pub important: i32,
+        /// [`super::NULL_MOVE_DEPTH`].
+        pub null_move_depth: i32,
+        /// [`super::NULL_MOVE_MARGIN`].
+        pub null_move_margin: i32,
+        /// [`super::ASPIRATION`].
+        pub aspiration: i32,
+        /// [`super::RAZOR`] scaled by this many percent.
+        pub razor: i32,
+        /// [`super::FUTILITY`].
+        pub futility: i32,
+        /// [`super::LATE_MOVES`] scaled by this many percent (rounded up).
+        pub late_moves: i32,
+        /// [`super::SINGULAR_MARGIN`].
+        pub singular_margin: i32,
+        /// [`super::QUIESCENCE_COMBINATION`].
+        pub quiescence_combination: i32,
+        /// [`super::BREADTH`].
+        pub breadth: usize,
+    }
+
+    impl Default for Margins {
+        fn default() -> Margins {
+            Margins {
+                important: super::IMPORTANT,
+                null_move_depth: super::NULL_MOVE_DEPTH,
+                null_move_margin: super::NULL_MOVE_MARGIN,
+                aspiration: super::ASPIRATION,
+                razor: 100,
+                futility: super::FUTILITY,
+                late_moves: 100,
+                singular_margin: super::SINGULAR_MARGIN,
+                quiescence_combination: super::QUIESCENCE_COMBINATION,
+                breadth: super::BREADTH,
+            }
+        }
+    }
+
+    impl Margins {
+        /// The razoring margin at `depth` (1..=3).
+        #[must_use]
+        pub fn razor_at(&self, depth: i32) -> i32 {
+            super::RAZOR[depth as usize] * self.razor / 100
+        }
+
+        /// The moves tried at `depth` (1..=6) before unimportant ones are skipped; `None`
+        /// deeper.
+        #[must_use]
+        pub fn late_moves_at(&self, depth: i32) -> Option<usize> {
+            let base = *super::LATE_MOVES.get(usize::try_from(depth).ok()?)?;
+            Some((base * self.late_moves as usize).div_ceil(100))
+        }
     }
 
     // The divisor is never NaN (`parse` keeps it in a range), so equality is total.
@@ -286,12 +347,13 @@ pub mod knob {
                 leaf_sample: 0,
                 smooth: 0,
                 tempo: 0,
+                margins: Margins::default(),
             }
         }
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 8] = [
+    pub const NAMES: [&str; 18] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -300,6 +362,16 @@ pub mod knob {
         "leaf-sample",
         "smooth",
         "tempo",
+        "important",
+        "null-move-depth",
+        "null-move-margin",
+        "aspiration",
+        "razor",
+        "futility",
+        "late-moves",
+        "singular-margin",
+        "quiescence-combination",
+        "breadth",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -327,6 +399,20 @@ pub mod knob {
                 "leaf-sample" => k.leaf_sample = number(name, value, 0..=1_000_000_000)?,
                 "smooth" => k.smooth = number(name, value, 0..=1)?,
                 "tempo" => k.tempo = number(name, value, -50..=50)?,
+                "important" => k.margins.important = number(name, value, 1..=100_000)?,
+                "null-move-depth" => k.margins.null_move_depth = number(name, value, 1..=64)?,
+                "null-move-margin" => {
+                    k.margins.null_move_margin = number(name, value, -10_000..=100_000)?;
+                }
+                "aspiration" => k.margins.aspiration = number(name, value, 1..=100_000)?,
+                "razor" => k.margins.razor = number(name, value, 0..=1000)?,
+                "futility" => k.margins.futility = number(name, value, 0..=100_000)?,
+                "late-moves" => k.margins.late_moves = number(name, value, 10..=1000)?,
+                "singular-margin" => k.margins.singular_margin = number(name, value, 0..=1000)?,
+                "quiescence-combination" => {
+                    k.margins.quiescence_combination = number(name, value, 0..=100_000)?;
+                }
+                "breadth" => k.margins.breadth = number(name, value, 1..=400)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -626,6 +712,8 @@ pub struct Tree {
     leaf_sample: u64,
     /// [`knob::Knobs::smooth`].
     smooth: bool,
+    /// [`knob::Knobs::margins`].
+    margins: knob::Margins,
     leaf_count: u64,
     leaves: Vec<Vec<Point>>,
 }
@@ -679,6 +767,7 @@ impl Tree {
             soft: None,
             leaf_sample: 0,
             smooth: false,
+            margins: knob::Margins::default(),
             leaf_count: 0,
             leaves: Vec::new(),
         }
@@ -720,6 +809,7 @@ impl Tree {
             soft: None,
             leaf_sample: 0,
             smooth: self.smooth,
+            margins: self.margins,
             leaf_count: 0,
             leaves: Vec::new(),
         }
@@ -741,6 +831,7 @@ impl Tree {
         self.tempo = knobs.tempo;
         self.leaf_sample = knobs.leaf_sample;
         self.smooth = knobs.smooth == 1;
+        self.margins = knobs.margins;
     }
 
     /// Sets the soft time limit of the next searches: `Some((start, aim))` stops the iterations
@@ -925,11 +1016,11 @@ impl Tree {
         for depth in first_depth.min(max_depth)..=max_depth {
             let (mut lo, mut hi) = match previous {
                 Some(v) if depth >= ASPIRATION_DEPTH && v.abs() < MATE_BOUND => {
-                    (v - ASPIRATION, v + ASPIRATION)
+                    (v - self.margins.aspiration, v + self.margins.aspiration)
                 }
                 _ => (-MATE - 1, MATE + 1),
             };
-            let mut delta = ASPIRATION;
+            let mut delta = self.margins.aspiration;
             let mut scored = loop {
                 let scored = self.root_iteration(pos, me, &roots, depth, lo, hi);
                 if self.stopped {
@@ -1021,7 +1112,8 @@ impl Tree {
         let mut scored = Vec::with_capacity(roots.len());
         for (k, &p) in roots.iter().enumerate() {
             // Read before the move: an occupied cell has no value.
-            let important = pos.value(p, me) >= IMPORTANT || pos.value(p, !me) >= IMPORTANT;
+            let important = pos.value(p, me) >= self.margins.important
+                || pos.value(p, !me) >= self.margins.important;
             pos.make_quick(p, me);
             let score = if k == 0 {
                 -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true, false)
@@ -1306,13 +1398,12 @@ impl Tree {
                 && self.attacked[ply as usize - 2];
             let important = ((facing || b4f3_important) && !delaying)
                 || cell == usize::from(hint)
-                || pos.value(p, s) >= IMPORTANT
-                || pos.value(p, o) >= IMPORTANT
+                || pos.value(p, s) >= self.margins.important
+                || pos.value(p, o) >= self.margins.important
                 || self.killers[ply as usize].contains(&(cell as u16));
             if !pv
                 && !important
-                && (depth as usize) < LATE_MOVES.len()
-                && k >= LATE_MOVES[depth as usize]
+                && self.margins.late_moves_at(depth).is_some_and(|n| k >= n)
                 && best > -MATE_BOUND
             {
                 continue;
@@ -1419,7 +1510,7 @@ impl Tree {
         {
             return Ok(0);
         }
-        let bar = stored - SINGULAR_MARGIN * depth;
+        let bar = stored - self.margins.singular_margin * depth;
         self.excluded[ply as usize] = hint;
         let v = self.search(pos, depth / 2, bar - 1, bar, ply, s, false, false);
         self.excluded[ply as usize] = u16::MAX;
@@ -1476,17 +1567,17 @@ impl Tree {
         eval: i32,
     ) -> Option<i32> {
         // Razoring: far below alpha near the leaves, only a VCF can save the node.
-        if depth <= 3 && eval + RAZOR[depth as usize] < alpha {
+        if depth <= 3 && eval + self.margins.razor_at(depth) < alpha {
             return Some(self.quiesce(pos, alpha, alpha + 1, ply, s, 0));
         }
         // Reverse futility: far above beta near the leaves.
-        if depth <= 6 && eval - FUTILITY * depth >= beta {
+        if depth <= 6 && eval - self.margins.futility * depth >= beta {
             return Some(eval);
         }
         // Null move: with no three of the opponent's pending, passing and still failing high
         // means a real move fails high too. The opponent's fours are searched after the pass.
-        if depth >= NULL_MOVE_DEPTH
-            && eval >= beta + NULL_MOVE_MARGIN
+        if depth >= self.margins.null_move_depth
+            && eval >= beta + self.margins.null_move_margin
             && pos.class_sets(!s).four.is_empty()
         {
             let r = 2 + depth / 4;
@@ -1638,7 +1729,9 @@ impl Tree {
             .filter(|&p| !self.selective || !QUIESCENCE_NEAR_LAST || on_line_near(last, p))
             .map(|p| (pos.value(p, s), p))
             .filter(|&(v, _)| {
-                !self.selective || fours < QUIESCENCE_PLAIN_FOURS || v >= QUIESCENCE_COMBINATION
+                !self.selective
+                    || fours < QUIESCENCE_PLAIN_FOURS
+                    || v >= self.margins.quiescence_combination
             })
             .collect();
         tries.sort_unstable_by(|a, b| {
@@ -1709,7 +1802,7 @@ impl Tree {
             }
         }
         scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.truncate(BREADTH);
+        scored.truncate(self.margins.breadth);
         scored.into_iter().map(|(_, _, p)| p).collect()
     }
 
@@ -2346,9 +2439,25 @@ mod tests {
                 leaf_sample: 0,
                 smooth: 0,
                 tempo: 0,
+                margins: knob::Margins::default(),
             }
         );
         assert_eq!(knob::parse("leaf-sample=7").unwrap().leaf_sample, 7);
+        let m = knob::parse("futility=120,razor=50,late-moves=150,breadth=20")
+            .unwrap()
+            .margins;
+        assert_eq!(
+            (m.futility, m.razor, m.late_moves, m.breadth),
+            (120, 50, 150, 20)
+        );
+        assert_eq!(m.razor_at(2), RAZOR[2] / 2);
+        assert_eq!(m.late_moves_at(1), Some(5));
+        assert_eq!(m.late_moves_at(7), None);
+        let d = knob::Margins::default();
+        for depth in 0..=6 {
+            assert_eq!(d.late_moves_at(depth), Some(LATE_MOVES[depth as usize]));
+        }
+        assert!(knob::parse("breadth=0").is_err());
         assert_eq!(knob::parse("tempo=-12").unwrap().tempo, -12);
         assert!(knob::parse("tempo=51").is_err());
         assert!(knob::parse("leaf-sample=-1").is_err());
