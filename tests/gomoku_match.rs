@@ -555,3 +555,133 @@ fn turns_of_a_record_by_a_judges_labels() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/gomoku-spsa` against a stand-in `stonelab` whose every match A wins 2-0: each
+/// iteration plays theta + c*D against theta - c*D and moves every knob by lr * c * D; a second
+/// run continues the first from its state file; a failing engine stops it with one error line.
+#[test]
+fn spsa_steps_each_knob_by_its_sign_and_resumes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("gomoku-spsa");
+    let fake = dir.join("stonelab");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho \"$4\" >> \"$(dirname \"$0\")/a.txt\"\necho '{\"wins\":2,\"losses\":0,\
+         \"illegal_moves\":0,\"timeouts\":0,\"games\":[{\"number\":1,\"end\":\"five\",\"note\":null}]}'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let spec = dir.join("spec.txt");
+    std::fs::write(
+        &spec,
+        "# test\nfutility 90 10 20 300 int\nlmr-divisor 1.0 0.25 0.4 3.0\n",
+    )
+    .unwrap();
+    let state = dir.join("state.json");
+    let run = |iterations: &str, stonelab: &Path| {
+        std::process::Command::new("scripts/gomoku-spsa")
+            .args(["--state", &state.display().to_string()])
+            .args(["--spec", &spec.display().to_string()])
+            .args(["--stonelab", &stonelab.display().to_string()])
+            .args(["--engine", "ENGINE", "--iterations", iterations])
+            .output()
+            .expect("run scripts/gomoku-spsa")
+    };
+    for n in ["2", "3"] {
+        let out = run(n, &fake);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let log = std::fs::read_to_string(dir.join("state.jsonl")).unwrap();
+    let lines: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    let sent = std::fs::read_to_string(dir.join("a.txt")).unwrap();
+    let (mut futility, mut divisor) = (90.0f64, 1.0f64);
+    for (k, (line, a)) in lines.iter().zip(sent.lines()).enumerate() {
+        assert_eq!(line["iteration"], k);
+        let d: Vec<f64> = line["signs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_f64().unwrap())
+            .collect();
+        let plus = format!(
+            "futility={},lmr-divisor={}",
+            (futility + 10.0 * d[0]).round(),
+            format_g4(divisor + 0.25 * d[1])
+        );
+        assert_eq!(line["plus"], plus.as_str(), "{line}");
+        assert_eq!(a, format!("ENGINE --knobs {plus}"));
+        futility += 0.1 * 10.0 * d[0];
+        divisor += 0.1 * 0.25 * d[1];
+        let theta = line["theta"].as_array().unwrap();
+        assert!(
+            (theta[0].as_f64().unwrap() - futility).abs() < 1e-3,
+            "{line}"
+        );
+        assert!(
+            (theta[1].as_f64().unwrap() - divisor).abs() < 1e-3,
+            "{line}"
+        );
+    }
+    let state_v: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(state_v["iteration"], 3);
+    let out = run("4", Path::new("/bin/false"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("gomoku-spsa: iteration 3:") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+/// Python's `{:.4g}` for the values the SPSA test meets (0.4..3.0).
+fn format_g4(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}
+
+/// Every knob of `scripts/gomoku-spsa`'s default specification is one the engine knows, at
+/// both ends of its range and as the script sends it (rounded when marked `int`, else with
+/// decimals): a knob sent as `76.5` to an integer parameter made every game a forfeit.
+#[test]
+fn spsa_default_knobs_parse_at_their_range_ends() {
+    use stonelab_gomoku::engine::tree::knob;
+    let script = std::fs::read_to_string("scripts/gomoku-spsa").unwrap();
+    let spec = script
+        .split("DEFAULT_SPEC = \"\"\"")
+        .nth(1)
+        .and_then(|s| s.split("\"\"\"").next())
+        .expect("DEFAULT_SPEC in the script");
+    let mut knobs = 0;
+    for line in spec.lines() {
+        let words: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        knobs += 1;
+        let int = words.get(5) == Some(&"int");
+        for v in [words[3], words[4], words[1]] {
+            let v: f64 = v.parse().unwrap();
+            let value = if int {
+                format!("{}", v.round())
+            } else {
+                format!("{}", v + 0.05)
+            };
+            let list = format!("{}={value}", words[0]);
+            assert!(
+                knob::parse(&list).is_ok(),
+                "{list}: {:?}",
+                knob::parse(&list)
+            );
+        }
+    }
+    assert!(knobs >= 5, "{spec}");
+}
