@@ -51,8 +51,16 @@ pub const LEAF_QUIESCENCE: bool = true;
 /// Whether a move that makes a four costs no depth (its block is forced and free too). Off: on,
 /// it scored 43-3-54 (-38 Elo [-108, +28]) against off over 100 games at 300 ms a move.
 pub const FOUR_EXTENSION: bool = false;
-/// Moves tried at an inner node at most (best first).
+/// Moves tried at an inner node at most (best first), unless every one of them loses
+/// ([`MATED_BREADTH`]).
 const BREADTH: usize = 28;
+/// Past [`BREADTH`] while every move tried so far loses to a mate (session 49): a node claims a
+/// mate only when each of its candidates loses, not only the best-ordered ones. With the hard
+/// cap a low-ranked defence (an edge cell that blocks the far end of a four-three's three, in a
+/// game of session 48) was never tried, the node reported a mate that was not there, and the
+/// engine played a "won" move that lost its advantage. Rapfi and Stockfish prune late moves only
+/// once a move has escaped the mate in the same way.
+const MATED_BREADTH: bool = true;
 /// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
 /// never reduced or pruned late (a straight four, a five, or two threats at once, own or the
 /// opponent's). Threes and single fours are reduced like any other move: at 40 (every three
@@ -298,6 +306,9 @@ pub mod knob {
         pub quiescence_combination: i32,
         /// [`super::BREADTH`].
         pub breadth: usize,
+        /// Past the breadth while every move tried loses to a mate ([`super::MATED_BREADTH`]):
+        /// 1 (on, since session 49) or 0 (the old hard cap, for comparison).
+        pub mated_breadth: u8,
     }
 
     impl Default for Margins {
@@ -313,6 +324,7 @@ pub mod knob {
                 singular_margin: super::SINGULAR_MARGIN,
                 quiescence_combination: super::QUIESCENCE_COMBINATION,
                 breadth: super::BREADTH,
+                mated_breadth: u8::from(super::MATED_BREADTH),
             }
         }
     }
@@ -353,7 +365,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 18] = [
+    pub const NAMES: [&str; 19] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -372,6 +384,7 @@ pub mod knob {
         "singular-margin",
         "quiescence-combination",
         "breadth",
+        "mated-breadth",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -413,6 +426,7 @@ pub mod knob {
                     k.margins.quiescence_combination = number(name, value, 0..=100_000)?;
                 }
                 "breadth" => k.margins.breadth = number(name, value, 1..=400)?,
+                "mated-breadth" => k.margins.mated_breadth = number(name, value, 0..=1)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -1305,7 +1319,7 @@ impl Tree {
                 return v;
             }
         }
-        let moves = if b4f3 {
+        let (moves, breadth) = if b4f3 {
             self.defences_of_four_three(pos, s, ply, hint)
         } else {
             self.moves(pos, s, ply, hint, facing)
@@ -1331,7 +1345,7 @@ impl Tree {
         // The best order score among the moves, for the policy-based reduction.
         let places = Places::of(pos, s);
         let top = if depth >= 3 {
-            moves
+            moves[..breadth]
                 .iter()
                 .map(|&p| pos.order(p, s) + places.score(p))
                 .max()
@@ -1347,6 +1361,9 @@ impl Tree {
         let mut best = -MATE - 1;
         let mut best_move = moves[0];
         for (k, &p) in moves.iter().enumerate() {
+            if k >= breadth && (best > -MATE_BOUND || self.margins.mated_breadth == 0) {
+                break;
+            }
             let cell = self.cell(p);
             if cell as u16 == excluded {
                 continue;
@@ -1766,7 +1783,16 @@ impl Tree {
     /// then by both colours' cell values and history. Facing an open three (the opponent has a
     /// straight-four move), only counter-fours and the real defences: the moves after which the
     /// opponent has no straight-four move (among the cells where the opponent makes a four).
-    fn moves(&self, pos: &mut Position, s: Color, ply: i32, hint: u16, facing: bool) -> Vec<Point> {
+    /// Every candidate comes back, with how many of them the node tries unless all of those
+    /// lose ([`Tree::order_moves`]).
+    fn moves(
+        &self,
+        pos: &mut Position,
+        s: Color,
+        ply: i32,
+        hint: u16,
+        facing: bool,
+    ) -> (Vec<Point>, usize) {
         let mut scored = self.scored(pos, s, facing);
         if facing {
             let own_fours = pos.class_sets(s).four;
@@ -1776,7 +1802,10 @@ impl Tree {
     }
 
     /// `scored` sorted best first (the table's move, killers, the counter move, then the
-    /// scores), at most [`BREADTH`] of them.
+    /// scores), and the breadth: how many of them a node tries ([`BREADTH`] at most). The node
+    /// goes on past the breadth only while every move tried so far loses to a mate: a mate is
+    /// claimed only when every candidate loses, not just the best-ordered ones (a defence the
+    /// order ranks low, on the board's edge say, is still found).
     fn order_moves(
         &self,
         mut scored: Vec<(i64, usize, Point)>,
@@ -1784,7 +1813,7 @@ impl Tree {
         hint: u16,
         pos: &Position,
         s: Color,
-    ) -> Vec<Point> {
+    ) -> (Vec<Point>, usize) {
         let killers = self.killers[ply as usize];
         let counter = self
             .counter_slot(pos)
@@ -1802,8 +1831,8 @@ impl Tree {
             }
         }
         scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.truncate(self.margins.breadth);
-        scored.into_iter().map(|(_, _, p)| p).collect()
+        let breadth = scored.len().min(self.margins.breadth);
+        (scored.into_iter().map(|(_, _, p)| p).collect(), breadth)
     }
 
     /// The moves for `s` when the opponent has a four-three to play (and no open three): our
@@ -1818,7 +1847,7 @@ impl Tree {
         s: Color,
         ply: i32,
         hint: u16,
-    ) -> Vec<Point> {
+    ) -> (Vec<Point>, usize) {
         let o = !s;
         let theirs = pos.class_sets(o);
         let threats = theirs.four & theirs.three;
@@ -2127,6 +2156,12 @@ mod tests {
     use super::*;
     use crate::Rule;
 
+    /// The moves a node tries before its breadth (all of them unless every one loses).
+    fn tried((mut moves, breadth): (Vec<Point>, usize)) -> Vec<Point> {
+        moves.truncate(breadth);
+        moves
+    }
+
     fn position(size: usize, stones: &[(u8, u8, Color)]) -> Position {
         let mut pos = Position::new(size, Rule::Freestyle);
         for &(x, y, c) in stones {
@@ -2184,7 +2219,7 @@ mod tests {
         );
         let tree = Tree::new(15, 1 << 16);
         // White to move faces an open three: only the blocks and counter-fours.
-        let moves = tree.moves(&mut pos, W, 1, u16::MAX, true);
+        let moves = tried(tree.moves(&mut pos, W, 1, u16::MAX, true));
         let blocks: Vec<Point> = moves.iter().copied().filter(|p| p.y == 7).collect();
         assert!(!moves.is_empty());
         assert!(moves
@@ -2192,7 +2227,7 @@ mod tests {
             .all(|p| p.y == 7 || pos.class_sets(W).four.contains(*p)));
         assert!(blocks.contains(&Point::new(3, 7)) && blocks.contains(&Point::new(7, 7)));
         // Black to move: its straight-four points lead.
-        let moves = tree.moves(&mut pos, B, 1, u16::MAX, false);
+        let moves = tried(tree.moves(&mut pos, B, 1, u16::MAX, false));
         let top: Vec<Point> = moves[..2].to_vec();
         assert!(top.contains(&Point::new(3, 7)) && top.contains(&Point::new(7, 7)));
     }
@@ -2205,7 +2240,7 @@ mod tests {
         let last = pos.moves().last().unwrap().0;
         let mut tree = Tree::new(15, 1 << 16);
         tree.counter_moves = true;
-        let plain = tree.moves(&mut pos, W, 1, u16::MAX, false);
+        let plain = tried(tree.moves(&mut pos, W, 1, u16::MAX, false));
         // The last of the plain order becomes the counter move to Black's last stone, the second
         // last a killer.
         let counter = plain[plain.len() - 1];
@@ -2213,16 +2248,16 @@ mod tests {
         let cell = tree.cell(last);
         tree.counters[cell][W.index()] = tree.cell(counter) as u16;
         tree.killers[1] = [tree.cell(killer) as u16, u16::MAX];
-        let ordered = tree.moves(&mut pos, W, 1, u16::MAX, false);
+        let ordered = tried(tree.moves(&mut pos, W, 1, u16::MAX, false));
         assert_eq!(&ordered[..2], &[killer, counter]);
         assert_eq!(&ordered[2..], &plain[..plain.len() - 2]);
         // The entry is per colour and per last move: Black to move, or after another last
         // stone, it is not read.
-        let black = tree.moves(&mut pos, B, 1, u16::MAX, false);
+        let black = tried(tree.moves(&mut pos, B, 1, u16::MAX, false));
         assert_ne!(black.first(), Some(&counter));
         tree.counter_moves = false;
         tree.killers[1] = [u16::MAX; 2];
-        assert_eq!(tree.moves(&mut pos, W, 1, u16::MAX, false), plain);
+        assert_eq!(tried(tree.moves(&mut pos, W, 1, u16::MAX, false)), plain);
     }
 
     #[test]
@@ -2271,7 +2306,7 @@ mod tests {
             ],
         );
         let tree = Tree::new(15, 1 << 16);
-        let moves = tree.moves(&mut pos, W, 1, u16::MAX, true);
+        let moves = tried(tree.moves(&mut pos, W, 1, u16::MAX, true));
         let own_fours = pos.class_sets(W).four;
         // Every move is a White four or leaves Black no straight four; the slow check by hand:
         for &p in &moves {
@@ -2761,6 +2796,68 @@ mod tests {
     }
 
     #[test]
+    fn a_node_claims_a_mate_only_when_every_candidate_loses() {
+        use Color::{Black as B, White as W};
+        // Session 48, game 19 against Rapfi, after Black's b8 (1,7): Black threatens d10 (3,5),
+        // a four (d10 e9 f8 g7) and an open three (b8 c9 d10) at once. White's a7 (0,8) closes
+        // the three's far end, and d10 is then a four and a closed three: no win (Rapfi and the
+        // engine both play a7 here and the game went on for fifty moves). The order ranks a7,
+        // on the edge, low; with the breadth at 16 it was never tried, every move tried lost to
+        // the four-three, and the node reported White mated.
+        let stones = [
+            (7, 7, B),
+            (7, 5, W),
+            (5, 5, B),
+            (6, 6, W),
+            (5, 7, B),
+            (5, 6, W),
+            (4, 6, B),
+            (4, 7, W),
+            (6, 8, B),
+            (7, 9, W),
+            (3, 8, B),
+            (3, 7, W),
+            (5, 8, B),
+            (7, 8, W),
+            (4, 9, B),
+            (5, 9, W),
+            (2, 7, B),
+            (5, 10, W),
+            (2, 6, B),
+            (2, 5, W),
+            (1, 6, B),
+            (0, 5, W),
+            (3, 6, B),
+            (0, 6, W),
+            (1, 7, B),
+        ];
+        let mut pos = position(15, &stones);
+        let a7 = Point::new(0, 8);
+        let search = |mated_breadth: u8, pos: &mut Position| {
+            let mut tree = Tree::new(15, 1 << 16);
+            tree.margins.breadth = 16;
+            tree.margins.mated_breadth = mated_breadth;
+            let (moves, breadth) = tree.moves(pos, W, 0, u16::MAX, false);
+            assert_eq!(breadth, 16);
+            let rank = moves
+                .iter()
+                .position(|&p| p == a7)
+                .expect("a7 is a candidate");
+            assert!(rank >= 16, "a7 ranks {rank}");
+            tree.search(pos, 4, -MATE, MATE, 0, W, true, false)
+        };
+        // The hard cap claims the mate that is not there; going past it while every move loses
+        // finds a7.
+        assert!(search(0, &mut pos) <= -MATE_BOUND);
+        assert!(search(1, &mut pos) > -MATE_BOUND);
+        // After a7 Black has no mate at that depth either.
+        pos.make(a7, W);
+        let mut tree = Tree::new(15, 1 << 16);
+        let v = tree.search(&mut pos, 5, -MATE, MATE, 0, B, true, false);
+        assert!(v < MATE_BOUND, "{v}");
+    }
+
+    #[test]
     fn two_threads_agree_with_one_on_a_forced_win_and_stop_together() {
         use Color::{Black as B, White as W};
         // Black X X X . . with both ends open on row 7 and White scattered: a straight four wins.
@@ -2962,8 +3059,8 @@ mod tests {
                     if (theirs.four & theirs.three).is_empty() {
                         continue;
                     }
-                    let kept = tree.defences_of_four_three(&mut pos, s, 0, u16::MAX);
-                    let all = tree.moves(&mut pos, s, 0, u16::MAX, false);
+                    let kept = tried(tree.defences_of_four_three(&mut pos, s, 0, u16::MAX));
+                    let all = tried(tree.moves(&mut pos, s, 0, u16::MAX, false));
                     for &m in all.iter().filter(|m| !kept.contains(m)) {
                         // Every four-three of the opponent's after `m`; one of them must win.
                         pos.make(m, s);
