@@ -412,6 +412,13 @@ fn slow_the_15x15_a1_o14_cover_certificate_checks() {
     check_cover("15x15-freestyle-cover-a1-o14.cert.gz", "o14", 966_170);
 }
 
+/// The cover of White `a1 m1` (classes a1 and a3).
+#[test]
+#[ignore = "about 14 minutes on two cores"]
+fn slow_the_15x15_a1_m1_cover_certificate_checks() {
+    check_cover("15x15-freestyle-cover-a1-m1.cert.gz", "m1", 979_512);
+}
+
 /// `prove --to-move` takes a position with extra defender stones, and `check-proof --covers` says
 /// which game positions its win covers (same attacker stones and side to move, a subset of the
 /// defender's stones, up to a symmetry; freestyle only); a position it does not cover makes the
