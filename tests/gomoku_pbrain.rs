@@ -594,3 +594,51 @@ fn renju_weight_files_replace_each_colours_table() {
     );
     assert_ne!(score, base.1);
 }
+
+/// `--knobs own-vct=N` gives the root's own VCT a share of the move before alpha-beta: in a
+/// position of a session-48 game against Rapfi (Black to move, 22 stones) where the threat
+/// solver finds a VCT in about a thousand nodes, the brain then answers with the VCT's first
+/// move and says so (`MESSAGE vct`); without the knob no VCT search runs.
+#[test]
+fn the_own_vct_knob_plays_a_vct_before_alpha_beta() {
+    let lines = [
+        "START 15",
+        "INFO rule 0",
+        "BOARD",
+        "7,7,1",
+        "7,5,2",
+        "5,5,1",
+        "6,6,2",
+        "5,7,1",
+        "5,6,2",
+        "4,6,1",
+        "4,7,2",
+        "6,8,1",
+        "7,9,2",
+        "3,8,1",
+        "3,7,2",
+        "5,8,1",
+        "7,8,2",
+        "4,9,1",
+        "5,9,2",
+        "2,7,1",
+        "5,10,2",
+        "2,6,1",
+        "2,5,2",
+        "1,6,1",
+        "0,5,2",
+        "DONE",
+        "END",
+    ];
+    let with = raw_session(
+        &[BRAIN, "--nodes", "100000", "--knobs", "own-vct=100"],
+        &lines,
+    );
+    assert!(with.lines().any(|l| l.starts_with("MESSAGE vct")), "{with}");
+    assert_eq!(with.lines().last(), Some("3,5"), "{with}");
+    let without = raw_session(&[BRAIN, "--nodes", "100000"], &lines);
+    assert!(
+        !without.lines().any(|l| l.starts_with("MESSAGE vct")),
+        "{without}"
+    );
+}

@@ -68,6 +68,10 @@ pub struct Args {
     /// `aspiration` (20), `razor` (percent of the razoring margins, 100), `futility` (90 a ply),
     /// `late-moves` (percent of the move-count pruning limits, 100), `singular-margin` (2 a ply),
     /// `quiescence-combination` (55), `breadth` (28 moves); `scripts/gomoku-spsa` tunes them);
+    /// `mated-breadth`, N: a node fewer than N plies from the root tries moves past the breadth
+    /// while every move tried loses to a mate (sound mate claims), 0: the breadth is a hard cap
+    /// (default 0); `own-vct`, the root's own VCT before
+    /// alpha-beta in thousandths of the move's budget, 0: none (default 0);
     /// default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,

@@ -2,7 +2,7 @@
 //!
 //! At the root, in order: a five; a block of the opponent's five; a straight four; the engine's own
 //! VCF ([`crate::search::solve`]). Two more threat-space steps are there and off since v2.6
-//! ([`ROOT_OWN_VCT`], [`ROOT_OPPONENT_THREAT`]): the engine's own VCT, and, when the opponent would
+//! ([`super::params::ROOT_OWN_VCT`], [`ROOT_OPPONENT_THREAT`]; the own VCT also by the knob `own-vct`): the engine's own VCT, and, when the opponent would
 //! have a VCF or VCT if it were to move, only the moves after which the solver finds no such win
 //! (the defender's view). What is left goes to iterative-deepening principal-variation alpha-beta
 //! with a Zobrist transposition table. Inside the tree, fives, forced blocks and straight fours are
@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use super::params::{
     ALPHABETA_TIME_SHARE, DEFENCE_FIRST_TRY, DEFENCE_FLOOR, DEFENCE_SHARE, OPPONENT_THREAT_SHARE,
-    OWN_VCF_SHARE, OWN_VCT_SHARE, PERCENT, ROOT_OPPONENT_THREAT, ROOT_OWN_VCT, SAFETY_CHECKS,
-    SAFETY_CHECK_TIME_DIVISOR, TSS_FLOOR,
+    OWN_VCF_SHARE, PERCENT, ROOT_OPPONENT_THREAT, SAFETY_CHECKS, SAFETY_CHECK_TIME_DIVISOR,
+    TSS_FLOOR,
 };
 use super::tree::Tree;
 use crate::engine::position::Position;
@@ -131,6 +131,8 @@ pub struct Engine {
     excluded: Bitboard,
     /// The soft time limit of the next timed moves ([`Engine::set_soft_time`]).
     soft: Option<Duration>,
+    /// The own VCT's share of a move, in thousandths (the knob `own-vct`; 0: none).
+    own_vct: u32,
 }
 
 impl Engine {
@@ -144,6 +146,7 @@ impl Engine {
             threads: 1,
             excluded: Bitboard::EMPTY,
             soft: None,
+            own_vct: super::tree::knob::Knobs::default().own_vct,
         }
     }
 
@@ -181,6 +184,7 @@ impl Engine {
 
     /// Sets the numeric search parameters ([`super::tree::knob`]; default: the engine's constants).
     pub fn set_knobs(&mut self, knobs: super::tree::knob::Knobs) {
+        self.own_vct = knobs.own_vct;
         self.tree.set_knobs(knobs);
     }
 
@@ -433,13 +437,15 @@ impl Engine {
         nodes: &mut u64,
     ) -> Option<(Vec<Point>, Reason)> {
         for (mode, share, reason) in [
-            (Mode::Vcf, OWN_VCF_SHARE, Reason::Vcf),
-            (Mode::Vct, OWN_VCT_SHARE, Reason::Vct),
+            (Mode::Vcf, OWN_VCF_SHARE * 10, Reason::Vcf),
+            (Mode::Vct, self.own_vct, Reason::Vct),
         ] {
-            if mode == Mode::Vct && !ROOT_OWN_VCT {
+            if share == 0 {
                 continue;
             }
-            let limits = budget.share(share, PERCENT, TSS_FLOOR).tss_limits(mode);
+            let limits = budget
+                .share(share, PERCENT * 10, TSS_FLOOR)
+                .tss_limits(mode);
             let out = search::solve(self.pos.board(), me, mode, &limits);
             *nodes += out.nodes;
             if let Some(proof) = out.proof {

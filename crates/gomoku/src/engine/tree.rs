@@ -51,16 +51,18 @@ pub const LEAF_QUIESCENCE: bool = true;
 /// Whether a move that makes a four costs no depth (its block is forced and free too). Off: on,
 /// it scored 43-3-54 (-38 Elo [-108, +28]) against off over 100 games at 300 ms a move.
 pub const FOUR_EXTENSION: bool = false;
-/// Moves tried at an inner node at most (best first), unless every one of them loses
-/// ([`MATED_BREADTH`]).
+/// Moves tried at an inner node at most (best first; see [`MATED_BREADTH`]).
 const BREADTH: usize = 28;
-/// Past [`BREADTH`] while every move tried so far loses to a mate (session 49): a node claims a
-/// mate only when each of its candidates loses, not only the best-ordered ones. With the hard
-/// cap a low-ranked defence (an edge cell that blocks the far end of a four-three's three, in a
-/// game of session 48) was never tried, the node reported a mate that was not there, and the
-/// engine played a "won" move that lost its advantage. Rapfi and Stockfish prune late moves only
-/// once a move has escaped the mate in the same way.
-const MATED_BREADTH: bool = true;
+/// Past [`BREADTH`] while every move tried so far loses to a mate (session 49), at nodes of fewer
+/// plies from the root than this (0: none, the default; `u8::MAX`: every node). With the hard cap
+/// a node whose best-ordered moves all lose reports a mate even when a lower-ranked move escapes:
+/// in a lost game of session 48 (SPSA knobs, breadth 16) the engine claimed a mate in seven whose
+/// one refutation, an edge cell, ranked past the breadth, played it, and its attack came to
+/// nothing. Going past the cap makes the claims sound (Rapfi and Stockfish prune late moves only
+/// once a move has escaped the mate), but it played worse against Rapfi at 1 s: everywhere 0.305
+/// against the cap's 0.360 over the same 100 slots, at the root's replies only 0.146 against
+/// 0.354 over 24 (BENCHMARKS.md, session 49). Off until a cheaper form wins.
+const MATED_BREADTH: u8 = 0;
 /// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
 /// never reduced or pruned late (a straight four, a five, or two threats at once, own or the
 /// opponent's). Threes and single fours are reduced like any other move: at 40 (every three
@@ -278,6 +280,9 @@ pub mod knob {
         /// The evaluation's tempo in percent ([`crate::engine::position::Position::set_tempo`]):
         /// 0, the plain evaluation, by default.
         pub tempo: i32,
+        /// The root's own VCT before alpha-beta, in thousandths of the move's budget (0: none,
+        /// the default; [`crate::engine::params::ROOT_OWN_VCT`]).
+        pub own_vct: u32,
         /// The pruning margins and widths.
         pub margins: Margins,
     }
@@ -306,8 +311,8 @@ pub mod knob {
         pub quiescence_combination: i32,
         /// [`super::BREADTH`].
         pub breadth: usize,
-        /// Past the breadth while every move tried loses to a mate ([`super::MATED_BREADTH`]):
-        /// 1 (on, since session 49) or 0 (the old hard cap, for comparison).
+        /// Past the breadth while every move tried loses to a mate, at nodes of fewer plies than
+        /// this ([`super::MATED_BREADTH`]; 0, the default: the breadth is a hard cap).
         pub mated_breadth: u8,
     }
 
@@ -324,7 +329,7 @@ pub mod knob {
                 singular_margin: super::SINGULAR_MARGIN,
                 quiescence_combination: super::QUIESCENCE_COMBINATION,
                 breadth: super::BREADTH,
-                mated_breadth: u8::from(super::MATED_BREADTH),
+                mated_breadth: super::MATED_BREADTH,
             }
         }
     }
@@ -359,13 +364,18 @@ pub mod knob {
                 leaf_sample: 0,
                 smooth: 0,
                 tempo: 0,
+                own_vct: if crate::engine::params::ROOT_OWN_VCT {
+                    crate::engine::params::OWN_VCT_SHARE * 10
+                } else {
+                    0
+                },
                 margins: Margins::default(),
             }
         }
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 19] = [
+    pub const NAMES: [&str; 20] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -385,6 +395,7 @@ pub mod knob {
         "quiescence-combination",
         "breadth",
         "mated-breadth",
+        "own-vct",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -426,7 +437,8 @@ pub mod knob {
                     k.margins.quiescence_combination = number(name, value, 0..=100_000)?;
                 }
                 "breadth" => k.margins.breadth = number(name, value, 1..=400)?,
-                "mated-breadth" => k.margins.mated_breadth = number(name, value, 0..=1)?,
+                "mated-breadth" => k.margins.mated_breadth = number(name, value, 0..=255)?,
+                "own-vct" => k.own_vct = number(name, value, 0..=500)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -1361,7 +1373,8 @@ impl Tree {
         let mut best = -MATE - 1;
         let mut best_move = moves[0];
         for (k, &p) in moves.iter().enumerate() {
-            if k >= breadth && (best > -MATE_BOUND || self.margins.mated_breadth == 0) {
+            if k >= breadth && (best > -MATE_BOUND || ply >= i32::from(self.margins.mated_breadth))
+            {
                 break;
             }
             let cell = self.cell(p);
@@ -2474,10 +2487,21 @@ mod tests {
                 leaf_sample: 0,
                 smooth: 0,
                 tempo: 0,
+                own_vct: 0,
                 margins: knob::Margins::default(),
             }
         );
         assert_eq!(knob::parse("leaf-sample=7").unwrap().leaf_sample, 7);
+        assert_eq!(knob::parse("own-vct=20").unwrap().own_vct, 20);
+        assert!(knob::parse("own-vct=501").is_err());
+        assert_eq!(
+            knob::parse("mated-breadth=255")
+                .unwrap()
+                .margins
+                .mated_breadth,
+            255
+        );
+        assert!(knob::parse("mated-breadth=256").is_err());
         let m = knob::parse("futility=120,razor=50,late-moves=150,breadth=20")
             .unwrap()
             .margins;
@@ -2846,10 +2870,11 @@ mod tests {
             assert!(rank >= 16, "a7 ranks {rank}");
             tree.search(pos, 4, -MATE, MATE, 0, W, true, false)
         };
-        // The hard cap claims the mate that is not there; going past it while every move loses
-        // finds a7.
+        // The hard cap (the default) claims the mate that is not there; going past it while
+        // every move loses, at this node's ply or at every node, finds a7.
         assert!(search(0, &mut pos) <= -MATE_BOUND);
         assert!(search(1, &mut pos) > -MATE_BOUND);
+        assert!(search(u8::MAX, &mut pos) > -MATE_BOUND);
         // After a7 Black has no mate at that depth either.
         pos.make(a7, W);
         let mut tree = Tree::new(15, 1 << 16);
