@@ -223,8 +223,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if train.is_empty() {
         bail!("no training positions (every move is in the random openings?)");
     }
-    let (mut model, history) =
-        movemodel::fit(&train, args.rounds, args.diamond_min, args.spatial_min);
+    let bar = crate::common::progress_bar("rounds", true, false);
+    if let Some(bar) = &bar {
+        bar.set_length(args.rounds as u64);
+    }
+    let (mut model, history) = movemodel::fit_reporting(
+        &train,
+        args.rounds,
+        args.diamond_min,
+        args.spatial_min,
+        &mut |round, _| {
+            if let Some(bar) = &bar {
+                bar.set_position(round as u64);
+            }
+        },
+    );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let train_score = score(&model, &train);
     let test_score = (!test.is_empty()).then(|| score(&model, &test));
     let names: Vec<String> = args

@@ -662,6 +662,18 @@ pub fn fit(
     diamond_min: usize,
     spatial_min: usize,
 ) -> (MoveModel, Vec<f64>) {
+    fit_reporting(positions, rounds, diamond_min, spatial_min, &mut |_, _| {})
+}
+
+/// [`fit`], calling `round_done(round, log_likelihood)` after each round (from 1) with the mean
+/// log-likelihood of the played moves then: for a progress bar.
+pub fn fit_reporting(
+    positions: &[TrainingPosition],
+    rounds: usize,
+    diamond_min: usize,
+    spatial_min: usize,
+    round_done: &mut dyn FnMut(usize, f64),
+) -> (MoveModel, Vec<f64>) {
     let mut model = MoveModel::uniform();
     let sizes = group_sizes();
     // The sparse patterns with a gamma, and each candidate's index among them (u32::MAX: none).
@@ -794,7 +806,9 @@ pub fn fit(
         // them.)
         let mut scored = model.clone();
         install(&mut scored, &sparse);
-        history.push(log_likelihood(&scored, positions));
+        let ll = log_likelihood(&scored, positions);
+        history.push(ll);
+        round_done(history.len(), ll);
     }
     install(&mut model, &sparse);
     (model, history)
@@ -998,6 +1012,35 @@ mod tests {
         assert!((ratio(PAT3, 3, 7) / 4.0 - 1.0).abs() < 0.15, "{model:?}");
         assert!((model.gammas[CAPTURE][0] / 8.0 - 1.0).abs() < 0.15);
         assert!((model.gammas[SELF_ATARI][0] / 0.1 - 1.0).abs() < 0.2);
+    }
+
+    #[test]
+    fn fit_reports_every_round_with_its_likelihood() {
+        // The reporting fit calls back once a round, in order, with the history's values, and
+        // fits the same model as the plain one.
+        let mut truth = MoveModel::uniform();
+        truth.gammas[CAPTURE][0] = 5.0;
+        let positions = sample_positions(&truth, 9, 300, 10, |rng, _, _| {
+            let mut v = [NONE; 9];
+            if rng.below(3) == 0 {
+                v[CAPTURE] = 0;
+            }
+            Features(v, 0, 0)
+        });
+        let mut seen = Vec::new();
+        let (model, history) =
+            fit_reporting(&positions, 7, 0, 0, &mut |round, ll| seen.push((round, ll)));
+        let expected: Vec<(usize, f64)> = history
+            .iter()
+            .copied()
+            .enumerate()
+            .map(|(i, ll)| (i + 1, ll))
+            .collect();
+        assert_eq!(seen, expected);
+        assert_eq!(seen.len(), 7);
+        let (plain, plain_history) = fit(&positions, 7, 0, 0);
+        assert_eq!(plain_history, history);
+        assert_eq!(plain.gammas, model.gammas);
     }
 
     #[test]
