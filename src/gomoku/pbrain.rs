@@ -71,8 +71,11 @@ pub struct Args {
     /// `mated-breadth`, N: a node fewer than N plies from the root tries moves past the breadth
     /// while every move tried loses to a mate (sound mate claims), 0: the breadth is a hard cap
     /// (default 0); `own-vct`, the root's own VCT before
-    /// alpha-beta in thousandths of the move's budget, 0: none (default 0);
-    /// default: the engine's own
+    /// alpha-beta in thousandths of the move's budget, 0: none (default 0); `reply-ext`, N: a
+    /// move made facing the opponent's open three costs no depth while its line has had fewer
+    /// than N such extensions (default 0); `four-ext`, 1: a four counts as such an extension
+    /// too (default 0); `attack-important`, 1: a three or more right after the same side's last
+    /// move did too is never reduced (default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

@@ -63,6 +63,21 @@ const BREADTH: usize = 28;
 /// against the cap's 0.360 over the same 100 slots, at the root's replies only 0.146 against
 /// 0.354 over 24 (BENCHMARKS.md, session 49). Off until a cheaper form wins.
 const MATED_BREADTH: u8 = 0;
+
+/// Reply extensions along one line at most (0: none, the default): a move made while facing
+/// the opponent's open three (the reply to a threat, as a check's reply in chess) costs no
+/// depth while the line has had fewer than this many, so that a threat sequence of the
+/// opponent's costs a ply a threat instead of two (`--knobs reply-ext=N`).
+const REPLY_EXTENSIONS: u8 = 0;
+
+/// Whether a four counts as a reply extension too (0: no, the default; `--knobs four-ext=1`):
+/// a four costs no depth while the line has had fewer than [`REPLY_EXTENSIONS`] extensions.
+const FOUR_EXTENSIONS: u8 = 0;
+
+/// Whether a move that makes a three or more right after the same side's last move did (an
+/// attack carried on, the shape of a threat sequence) is never reduced or pruned late, as an
+/// important move (`--knobs attack-important=1`; off by default).
+const ATTACK_IMPORTANT: bool = false;
 /// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
 /// never reduced or pruned late (a straight four, a five, or two threats at once, own or the
 /// opponent's). Threes and single fours are reduced like any other move: at 40 (every three
@@ -314,6 +329,12 @@ pub mod knob {
         /// Past the breadth while every move tried loses to a mate, at nodes of fewer plies than
         /// this ([`super::MATED_BREADTH`]; 0, the default: the breadth is a hard cap).
         pub mated_breadth: u8,
+        /// [`super::REPLY_EXTENSIONS`].
+        pub reply_extensions: u8,
+        /// [`super::FOUR_EXTENSIONS`].
+        pub four_extensions: u8,
+        /// [`super::ATTACK_IMPORTANT`].
+        pub attack_important: bool,
     }
 
     impl Default for Margins {
@@ -330,6 +351,9 @@ pub mod knob {
                 quiescence_combination: super::QUIESCENCE_COMBINATION,
                 breadth: super::BREADTH,
                 mated_breadth: super::MATED_BREADTH,
+                reply_extensions: super::REPLY_EXTENSIONS,
+                four_extensions: super::FOUR_EXTENSIONS,
+                attack_important: super::ATTACK_IMPORTANT,
             }
         }
     }
@@ -375,7 +399,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 20] = [
+    pub const NAMES: [&str; 23] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -396,6 +420,9 @@ pub mod knob {
         "breadth",
         "mated-breadth",
         "own-vct",
+        "reply-ext",
+        "four-ext",
+        "attack-important",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -439,6 +466,11 @@ pub mod knob {
                 "breadth" => k.margins.breadth = number(name, value, 1..=400)?,
                 "mated-breadth" => k.margins.mated_breadth = number(name, value, 0..=255)?,
                 "own-vct" => k.own_vct = number(name, value, 0..=500)?,
+                "reply-ext" => k.margins.reply_extensions = number(name, value, 0..=64)?,
+                "four-ext" => k.margins.four_extensions = number(name, value, 0..=1)?,
+                "attack-important" => {
+                    k.margins.attack_important = number::<u8>(name, value, 0..=1)? == 1;
+                }
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -700,6 +732,9 @@ pub struct Tree {
     switches: u32,
     /// Per ply: whether the move made there made a three or more for its side.
     attacked: Vec<bool>,
+    /// Per ply: the reply extensions along the line to the node there
+    /// ([`knob::Margins::reply_extensions`]).
+    extended: Vec<u8>,
     size: usize,
     pub nodes: u64,
     node_limit: u64,
@@ -773,6 +808,7 @@ impl Tree {
             ttpv_reduction: TTPV_REDUCTION,
             switches: SWITCHES,
             attacked: vec![false; MAX_PLY as usize + 2],
+            extended: vec![0; MAX_PLY as usize + 2],
             size,
             nodes: 0,
             node_limit: u64::MAX,
@@ -815,6 +851,7 @@ impl Tree {
             ttpv_reduction: self.ttpv_reduction,
             switches: self.switches,
             attacked: vec![false; MAX_PLY as usize + 2],
+            extended: vec![0; MAX_PLY as usize + 2],
             size: self.size,
             nodes: 0,
             node_limit: u64::MAX,
@@ -1141,6 +1178,7 @@ impl Tree {
             let important = pos.value(p, me) >= self.margins.important
                 || pos.value(p, !me) >= self.margins.important;
             pos.make_quick(p, me);
+            self.extended[1] = 0;
             let score = if k == 0 {
                 -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true, false)
             } else {
@@ -1253,6 +1291,7 @@ impl Tree {
             Some(Err(block)) => {
                 // A forced block costs no depth.
                 self.attacked[ply as usize] = false;
+                self.extended[ply as usize + 1] = self.extended[ply as usize];
                 pos.make_quick(block, s);
                 let score = -self.search(pos, depth, -beta, -alpha, ply + 1, o, pv, !cut);
                 pos.unmake_quick();
@@ -1422,15 +1461,14 @@ impl Tree {
                 continue;
             }
             let attack = pos.value(p, s) >= 40;
-            let continued = self.switches & switch::CONTINUED_ATTACK != 0
-                && attack
-                && ply >= 2
-                && self.attacked[ply as usize - 2];
+            let continues = attack && ply >= 2 && self.attacked[ply as usize - 2];
+            let continued = self.switches & switch::CONTINUED_ATTACK != 0 && continues;
             let important = ((facing || b4f3_important) && !delaying)
                 || cell == usize::from(hint)
                 || pos.value(p, s) >= self.margins.important
                 || pos.value(p, o) >= self.margins.important
-                || self.killers[ply as usize].contains(&(cell as u16));
+                || self.killers[ply as usize].contains(&(cell as u16))
+                || (self.margins.attack_important && continues);
             if !pv
                 && !important
                 && self.margins.late_moves_at(depth).is_some_and(|n| k >= n)
@@ -1438,7 +1476,16 @@ impl Tree {
             {
                 continue;
             }
-            let ext = i32::from(FOUR_EXTENSION && pos.class_sets(s).four.contains(p));
+            let four = pos.class_sets(s).four.contains(p);
+            let mut ext = i32::from(FOUR_EXTENSION && four);
+            let line_ext = self.extended[ply as usize];
+            if ext == 0
+                && line_ext < self.margins.reply_extensions
+                && (facing || (self.margins.four_extensions != 0 && four))
+            {
+                ext = 1;
+            }
+            self.extended[ply as usize + 1] = line_ext + u8::from(ext > 0);
             // Late moves are reduced, a ply more when far below the best move's order score and
             // more at cut nodes.
             let reduce = (k >= 2 && !important).then(|| Reduce {
@@ -1611,6 +1658,7 @@ impl Tree {
             && pos.class_sets(!s).four.is_empty()
         {
             let r = 2 + depth / 4;
+            self.extended[ply as usize + 1] = self.extended[ply as usize];
             let v = -self.search(
                 pos,
                 depth - 1 - r,
@@ -2502,6 +2550,16 @@ mod tests {
             255
         );
         assert!(knob::parse("mated-breadth=256").is_err());
+        let m = knob::parse("reply-ext=8,four-ext=1,attack-important=1")
+            .unwrap()
+            .margins;
+        assert_eq!(
+            (m.reply_extensions, m.four_extensions, m.attack_important),
+            (8, 1, true)
+        );
+        assert!(knob::parse("reply-ext=65").is_err());
+        assert!(knob::parse("four-ext=2").is_err());
+        assert!(knob::parse("attack-important=2").is_err());
         let m = knob::parse("futility=120,razor=50,late-moves=150,breadth=20")
             .unwrap()
             .margins;
@@ -2667,6 +2725,22 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 10, "{checked} suite positions");
+    }
+
+    #[test]
+    fn reply_extensions_and_important_attacks_keep_the_wins() {
+        for list in [
+            "reply-ext=8",
+            "reply-ext=4,four-ext=1",
+            "attack-important=1",
+        ] {
+            let knobs = knob::parse(list).unwrap();
+            keeps_the_wins(|tree, on| {
+                if on {
+                    tree.set_knobs(knobs);
+                }
+            });
+        }
     }
 
     #[test]
