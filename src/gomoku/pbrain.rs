@@ -75,7 +75,10 @@ pub struct Args {
     /// move made facing the opponent's open three costs no depth while its line has had fewer
     /// than N such extensions (default 0); `four-ext`, 1: a four counts as such an extension
     /// too (default 0); `attack-important`, 1: a three or more right after the same side's last
-    /// move did too is never reduced (default 0); default: the engine's own
+    /// move did too is never reduced (default 0); `facing-reduce`, 1: the replies to an open
+    /// three are reduced like other late moves instead of all searched at full depth (default
+    /// 0); `block-ext`, H: a forced block adds H hundredths of a ply to its line's depth, a
+    /// whole ply at a time (default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

@@ -78,6 +78,16 @@ const FOUR_EXTENSIONS: u8 = 0;
 /// attack carried on, the shape of a threat sequence) is never reduced or pruned late, as an
 /// important move (`--knobs attack-important=1`; off by default).
 const ATTACK_IMPORTANT: bool = false;
+/// Whether the replies to an open three are reduced like any other late move (Rapfi's way:
+/// only the first defences are searched at full depth, so that a threat sequence's other
+/// defences are refuted by shallower searches), instead of all being important
+/// (`--knobs facing-reduce=1`; off by default).
+const FACING_REDUCE: bool = false;
+/// A forced block's extension beyond the ply it costs, in hundredths of a ply (0, the default:
+/// a block costs nothing and gains nothing; `--knobs block-ext=H`). Rapfi extends a block of a
+/// four by 1.3 plies, so that a run of fours costs 0.7 a four: here the hundredths add up along
+/// the line and each whole ply they make is added to the depth at the block that completes it.
+const BLOCK_EXTENSION: u8 = 0;
 /// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
 /// never reduced or pruned late (a straight four, a five, or two threats at once, own or the
 /// opponent's). Threes and single fours are reduced like any other move: at 40 (every three
@@ -335,6 +345,10 @@ pub mod knob {
         pub four_extensions: u8,
         /// [`super::ATTACK_IMPORTANT`].
         pub attack_important: bool,
+        /// [`super::FACING_REDUCE`].
+        pub facing_reduce: bool,
+        /// [`super::BLOCK_EXTENSION`].
+        pub block_extension: u8,
     }
 
     impl Default for Margins {
@@ -354,6 +368,8 @@ pub mod knob {
                 reply_extensions: super::REPLY_EXTENSIONS,
                 four_extensions: super::FOUR_EXTENSIONS,
                 attack_important: super::ATTACK_IMPORTANT,
+                facing_reduce: super::FACING_REDUCE,
+                block_extension: super::BLOCK_EXTENSION,
             }
         }
     }
@@ -399,7 +415,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 23] = [
+    pub const NAMES: [&str; 25] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -423,6 +439,8 @@ pub mod knob {
         "reply-ext",
         "four-ext",
         "attack-important",
+        "facing-reduce",
+        "block-ext",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -471,6 +489,10 @@ pub mod knob {
                 "attack-important" => {
                     k.margins.attack_important = number::<u8>(name, value, 0..=1)? == 1;
                 }
+                "facing-reduce" => {
+                    k.margins.facing_reduce = number::<u8>(name, value, 0..=1)? == 1;
+                }
+                "block-ext" => k.margins.block_extension = number(name, value, 0..=100)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -735,6 +757,9 @@ pub struct Tree {
     /// Per ply: the reply extensions along the line to the node there
     /// ([`knob::Margins::reply_extensions`]).
     extended: Vec<u8>,
+    /// Per ply: the hundredths of a ply of block extension carried along the line to the node
+    /// there ([`knob::Margins::block_extension`]).
+    credit: Vec<u8>,
     size: usize,
     pub nodes: u64,
     node_limit: u64,
@@ -809,6 +834,7 @@ impl Tree {
             switches: SWITCHES,
             attacked: vec![false; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
+            credit: vec![0; MAX_PLY as usize + 2],
             size,
             nodes: 0,
             node_limit: u64::MAX,
@@ -852,6 +878,7 @@ impl Tree {
             switches: self.switches,
             attacked: vec![false; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
+            credit: vec![0; MAX_PLY as usize + 2],
             size: self.size,
             nodes: 0,
             node_limit: u64::MAX,
@@ -1179,6 +1206,7 @@ impl Tree {
                 || pos.value(p, !me) >= self.margins.important;
             pos.make_quick(p, me);
             self.extended[1] = 0;
+            self.credit[1] = 0;
             let score = if k == 0 {
                 -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true, false)
             } else {
@@ -1292,6 +1320,14 @@ impl Tree {
                 // A forced block costs no depth.
                 self.attacked[ply as usize] = false;
                 self.extended[ply as usize + 1] = self.extended[ply as usize];
+                let credit = self.credit[ply as usize] + self.margins.block_extension;
+                self.credit[ply as usize + 1] = credit % 100;
+                // Past the horizon the block leads into the quiescence, as without the knob.
+                let depth = if depth > 0 {
+                    depth + i32::from(credit / 100)
+                } else {
+                    depth
+                };
                 pos.make_quick(block, s);
                 let score = -self.search(pos, depth, -beta, -alpha, ply + 1, o, pv, !cut);
                 pos.unmake_quick();
@@ -1463,7 +1499,8 @@ impl Tree {
             let attack = pos.value(p, s) >= 40;
             let continues = attack && ply >= 2 && self.attacked[ply as usize - 2];
             let continued = self.switches & switch::CONTINUED_ATTACK != 0 && continues;
-            let important = ((facing || b4f3_important) && !delaying)
+            let important = (((facing && !self.margins.facing_reduce) || b4f3_important)
+                && !delaying)
                 || cell == usize::from(hint)
                 || pos.value(p, s) >= self.margins.important
                 || pos.value(p, o) >= self.margins.important
@@ -1486,6 +1523,7 @@ impl Tree {
                 ext = 1;
             }
             self.extended[ply as usize + 1] = line_ext + u8::from(ext > 0);
+            self.credit[ply as usize + 1] = self.credit[ply as usize];
             // Late moves are reduced, a ply more when far below the best move's order score and
             // more at cut nodes.
             let reduce = (k >= 2 && !important).then(|| Reduce {
@@ -1659,6 +1697,7 @@ impl Tree {
         {
             let r = 2 + depth / 4;
             self.extended[ply as usize + 1] = self.extended[ply as usize];
+            self.credit[ply as usize + 1] = self.credit[ply as usize];
             let v = -self.search(
                 pos,
                 depth - 1 - r,
@@ -2560,6 +2599,9 @@ mod tests {
         assert!(knob::parse("reply-ext=65").is_err());
         assert!(knob::parse("four-ext=2").is_err());
         assert!(knob::parse("attack-important=2").is_err());
+        assert!(knob::parse("facing-reduce=2").is_err());
+        assert_eq!(knob::parse("block-ext=30").unwrap().margins.block_extension, 30);
+        assert!(knob::parse("block-ext=101").is_err());
         let m = knob::parse("futility=120,razor=50,late-moves=150,breadth=20")
             .unwrap()
             .margins;
@@ -2733,6 +2775,8 @@ mod tests {
             "reply-ext=8",
             "reply-ext=4,four-ext=1",
             "attack-important=1",
+            "block-ext=30",
+            "block-ext=100,facing-reduce=1",
         ] {
             let knobs = knob::parse(list).unwrap();
             keeps_the_wins(|tree, on| {
@@ -2741,6 +2785,17 @@ mod tests {
                 }
             });
         }
+    }
+
+    #[test]
+    fn reducing_the_replies_to_a_three_narrows_the_tree_and_keeps_the_wins() {
+        let knobs = knob::parse("facing-reduce=1").unwrap();
+        assert!(knobs.margins.facing_reduce);
+        narrows_the_tree_and_keeps_the_wins("facing", |tree, on| {
+            if on {
+                tree.set_knobs(knobs);
+            }
+        });
     }
 
     #[test]
