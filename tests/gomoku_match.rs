@@ -685,3 +685,115 @@ fn spsa_default_knobs_parse_at_their_range_ends() {
     }
     assert!(knobs >= 5, "{spec}");
 }
+
+/// `scripts/gomoku-mates blunders` and `defended`, with a fake judge whose verdicts depend only on
+/// the stones: a position is a mate for the side to move exactly when it has 15 stones and the
+/// last is the loser's move as played. Of the loser's last two moves before the winner's instant
+/// run, only that one is a blunder; a brain that repeats it defends nothing, one that plays
+/// elsewhere defends the position.
+#[test]
+fn blunder_positions_and_their_defences_by_a_fake_judge() {
+    let dir = temp_dir("gomoku-mates");
+    // 24 moves down the board's rows; A (Black) moves at even indices. B's moves from index 17 on
+    // take 100 ms, before it 1000 ms: B's instant run starts at its move 15, so the loser's moves
+    // looked at are 14 and 12.
+    let moves: Vec<[u32; 2]> = (0..24).map(|i| [i % 15, i / 15 * 2]).collect();
+    let ms: Vec<u32> = (3..24).map(|i| if i >= 17 { 100 } else { 1000 }).collect();
+    let record = dir.join("record.jsonl");
+    std::fs::write(
+        &record,
+        format!(
+            "{}\n{{\"number\":1,\"opening\":0,\"black\":\"a\",\"winner\":\"b\",\"end\":\"five\",\"moves\":{},\"opening_stones\":3,\"note\":null,\"ms\":{}}}\n",
+            r#"{"record":"stonelab gomoku match","version":1,"a":"x","b":"y","size":15,"rule":"freestyle","turn_ms":1000,"openings":"o.txt","max_memory":0,"threads":1}"#,
+            serde_json::to_string(&moves).unwrap(),
+            serde_json::to_string(&ms).unwrap()
+        ),
+    )
+    .expect("write a record");
+    let blunder = moves[14];
+    let fake = |name: &str, reply: &str| {
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!(
+                r#"import sys
+stones, board = [], False
+for line in sys.stdin:
+    line = line.strip()
+    if line == "BOARD":
+        board = True
+    elif line == "DONE":
+        board = False
+        mate = len(stones) == 15 and stones[-1] == ({}, {})
+        print("MESSAGE Eval " + ("+M9" if mate else "0"))
+        print("{reply}", flush=True)
+    elif board:
+        x, y, _ = line.split(",")
+        stones.append((int(x), int(y)))
+    elif line == "END":
+        break
+"#,
+                blunder[0], blunder[1]
+            ),
+        )
+        .expect("write a fake brain");
+        format!("python3 {}", path.display())
+    };
+    let judge = fake("judge.py", "14,14");
+    let repeat = fake("repeat.py", &format!("{},{}", blunder[0], blunder[1]));
+    let set = dir.join("set.jsonl");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new("scripts/gomoku-mates")
+            .args(args)
+            .output()
+            .expect("run scripts/gomoku-mates");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).expect("JSON")
+    };
+    let v = run(&[
+        "blunders",
+        "--judge",
+        &judge,
+        "--turn-ms",
+        "1",
+        "--format",
+        "json",
+        "--out",
+        set.to_str().unwrap(),
+        record.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        (v["mates"].as_u64(), v["positions"].as_u64()),
+        (Some(1), Some(2))
+    );
+    let text = std::fs::read_to_string(&set).expect("the set");
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["record"], "stonelab gomoku blunders");
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["moves"].as_array().unwrap().len(), 14);
+    assert_eq!(lines[1]["played"], serde_json::json!(blunder));
+    for (brain, defended) in [(&repeat, 0), (&judge, 1)] {
+        let v = run(&[
+            "defended",
+            "--brain",
+            brain,
+            "--judge",
+            &judge,
+            "--turn-ms",
+            "1",
+            "--judge-ms",
+            "1",
+            "--format",
+            "json",
+            set.to_str().unwrap(),
+        ]);
+        assert_eq!(v["mates"].as_u64(), Some(defended), "{brain}");
+    }
+}

@@ -78,7 +78,8 @@ pub struct Args {
     /// move did too is never reduced (default 0); `facing-reduce`, 1: the replies to an open
     /// three are reduced like other late moves instead of all searched at full depth (default
     /// 0); `block-ext`, H: a forced block adds H hundredths of a ply to its line's depth, a
-    /// whole ply at a time (default 0); default: the engine's own
+    /// whole ply at a time (default 0); `lmr-from`, N: late-move reductions start at the N-th
+    /// move (from 0) of an inner node (default 2); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

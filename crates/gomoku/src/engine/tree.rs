@@ -88,6 +88,10 @@ const FACING_REDUCE: bool = false;
 /// four by 1.3 plies, so that a run of fours costs 0.7 a four: here the hundredths add up along
 /// the line and each whole ply they make is added to the depth at the block that completes it.
 const BLOCK_EXTENSION: u8 = 0;
+/// The move number (from 0, in the node's order) from which late moves are reduced at inner
+/// nodes (`--knobs lmr-from=N`): the first two moves are searched at full depth by default,
+/// Rapfi's only the first.
+const LMR_FROM: usize = 2;
 /// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
 /// never reduced or pruned late (a straight four, a five, or two threats at once, own or the
 /// opponent's). Threes and single fours are reduced like any other move: at 40 (every three
@@ -349,6 +353,8 @@ pub mod knob {
         pub facing_reduce: bool,
         /// [`super::BLOCK_EXTENSION`].
         pub block_extension: u8,
+        /// [`super::LMR_FROM`].
+        pub lmr_from: usize,
     }
 
     impl Default for Margins {
@@ -370,6 +376,7 @@ pub mod knob {
                 attack_important: super::ATTACK_IMPORTANT,
                 facing_reduce: super::FACING_REDUCE,
                 block_extension: super::BLOCK_EXTENSION,
+                lmr_from: super::LMR_FROM,
             }
         }
     }
@@ -415,7 +422,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 25] = [
+    pub const NAMES: [&str; 26] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -441,6 +448,7 @@ pub mod knob {
         "attack-important",
         "facing-reduce",
         "block-ext",
+        "lmr-from",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -493,6 +501,7 @@ pub mod knob {
                     k.margins.facing_reduce = number::<u8>(name, value, 0..=1)? == 1;
                 }
                 "block-ext" => k.margins.block_extension = number(name, value, 0..=100)?,
+                "lmr-from" => k.margins.lmr_from = number(name, value, 1..=64)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -1526,7 +1535,7 @@ impl Tree {
             self.credit[ply as usize + 1] = self.credit[ply as usize];
             // Late moves are reduced, a ply more when far below the best move's order score and
             // more at cut nodes.
-            let reduce = (k >= 2 && !important).then(|| Reduce {
+            let reduce = (k >= self.margins.lmr_from && !important).then(|| Reduce {
                 extra: i32::from(
                     depth >= 3 && top - pos.order(p, s) - places.score(p) > self.policy_gap,
                 ) + if cut { self.cut_reduction } else { 0 }
@@ -2600,8 +2609,13 @@ mod tests {
         assert!(knob::parse("four-ext=2").is_err());
         assert!(knob::parse("attack-important=2").is_err());
         assert!(knob::parse("facing-reduce=2").is_err());
-        assert_eq!(knob::parse("block-ext=30").unwrap().margins.block_extension, 30);
+        assert_eq!(
+            knob::parse("block-ext=30").unwrap().margins.block_extension,
+            30
+        );
         assert!(knob::parse("block-ext=101").is_err());
+        assert_eq!(knob::parse("lmr-from=1").unwrap().margins.lmr_from, 1);
+        assert!(knob::parse("lmr-from=0").is_err());
         let m = knob::parse("futility=120,razor=50,late-moves=150,breadth=20")
             .unwrap()
             .margins;
@@ -2777,6 +2791,7 @@ mod tests {
             "attack-important=1",
             "block-ext=30",
             "block-ext=100,facing-reduce=1",
+            "lmr-from=1,facing-reduce=1",
         ] {
             let knobs = knob::parse(list).unwrap();
             keeps_the_wins(|tree, on| {
