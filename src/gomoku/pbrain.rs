@@ -76,8 +76,8 @@ pub struct Args {
     /// than N such extensions (default 0); `four-ext`, 1: a four counts as such an extension
     /// too (default 0); `attack-important`, 1: a three or more right after the same side's last
     /// move did too is never reduced (default 0); `facing-reduce`, 1: the replies to an open
-    /// three are reduced like other late moves instead of all searched at full depth (default
-    /// 0); `block-ext`, H: a forced block adds H hundredths of a ply to its line's depth, a
+    /// three are reduced like other late moves (default since v2.21), 0: all searched at full
+    /// depth as before; `block-ext`, H: a forced block adds H hundredths of a ply to its line's depth, a
     /// whole ply at a time (default 0); `lmr-from`, N: late-move reductions start at the N-th
     /// move (from 0) of an inner node (default 2); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]

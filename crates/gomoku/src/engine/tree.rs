@@ -78,11 +78,14 @@ const FOUR_EXTENSIONS: u8 = 0;
 /// attack carried on, the shape of a threat sequence) is never reduced or pruned late, as an
 /// important move (`--knobs attack-important=1`; off by default).
 const ATTACK_IMPORTANT: bool = false;
-/// Whether the replies to an open three are reduced like any other late move (Rapfi's way:
-/// only the first defences are searched at full depth, so that a threat sequence's other
-/// defences are refuted by shallower searches), instead of all being important
-/// (`--knobs facing-reduce=1`; off by default).
-const FACING_REDUCE: bool = false;
+/// Whether the replies to an open three are reduced and pruned late like any other move
+/// (Rapfi's way: only the first defences are searched at full depth, so that a threat
+/// sequence's other defences are refuted by shallower searches), instead of all being
+/// important (`--knobs facing-reduce=0` for the old way). On since v2.21 (session 52): it
+/// finds 41 of the 144 mates of `docs/tuning/mates-15-freestyle-rapfi1s.jsonl` at 1 s where
+/// v2.19 found 19-20, and scored 0.415 and 0.400 against Rapfi at 1 s over two runs of 100
+/// games where v2.19 scored 0.360 (BENCHMARKS.md, session 52).
+const FACING_REDUCE: bool = true;
 /// A forced block's extension beyond the ply it costs, in hundredths of a ply (0, the default:
 /// a block costs nothing and gains nothing; `--knobs block-ext=H`). Rapfi extends a block of a
 /// four by 1.3 plies, so that a run of fours costs 0.7 a four: here the hundredths add up along
@@ -2804,12 +2807,11 @@ mod tests {
 
     #[test]
     fn reducing_the_replies_to_a_three_narrows_the_tree_and_keeps_the_wins() {
-        let knobs = knob::parse("facing-reduce=1").unwrap();
-        assert!(knobs.margins.facing_reduce);
-        narrows_the_tree_and_keeps_the_wins("facing", |tree, on| {
-            if on {
-                tree.set_knobs(knobs);
-            }
+        let on = knob::parse("facing-reduce=1").unwrap();
+        let off = knob::parse("facing-reduce=0").unwrap();
+        assert!(on.margins.facing_reduce && !off.margins.facing_reduce);
+        narrows_the_tree_and_keeps_the_wins("facing", |tree, reduce| {
+            tree.set_knobs(if reduce { on } else { off });
         });
     }
 
