@@ -95,6 +95,18 @@ const BLOCK_EXTENSION: u8 = 0;
 /// nodes (`--knobs lmr-from=N`): the first two moves are searched at full depth by default,
 /// Rapfi's only the first.
 const LMR_FROM: usize = 2;
+/// Whether moves made important by their cell values or by being killers are reduced late as
+/// other moves are (Rapfi's way: it reduces every move but the first, importance only shading
+/// the reduction), while still exempt from late-move pruning (`--knobs lmr-important=1`; off by
+/// default). The table's move and the four-three defences stay unreduced.
+const LMR_IMPORTANT: bool = false;
+/// Whether a node whose evaluation is no better than at the same side's previous node (two
+/// plies up) reduces its late moves a ply more when their reduction is already above one, and
+/// with [`switch::MOVE_COUNT_PRUNING`] prunes after half the moves (Stockfish's and Rapfi's
+/// "improving"; `--knobs improving=1`; off by default).
+const IMPROVING: bool = false;
+/// The per-ply evaluation where none is known.
+const NO_EVAL: i32 = i32::MIN;
 /// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
 /// never reduced or pruned late (a straight four, a five, or two threats at once, own or the
 /// opponent's). Threes and single fours are reduced like any other move: at 40 (every three
@@ -358,6 +370,10 @@ pub mod knob {
         pub block_extension: u8,
         /// [`super::LMR_FROM`].
         pub lmr_from: usize,
+        /// [`super::LMR_IMPORTANT`].
+        pub lmr_important: bool,
+        /// [`super::IMPROVING`].
+        pub improving: bool,
     }
 
     impl Default for Margins {
@@ -380,6 +396,8 @@ pub mod knob {
                 facing_reduce: super::FACING_REDUCE,
                 block_extension: super::BLOCK_EXTENSION,
                 lmr_from: super::LMR_FROM,
+                lmr_important: super::LMR_IMPORTANT,
+                improving: super::IMPROVING,
             }
         }
     }
@@ -425,7 +443,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 26] = [
+    pub const NAMES: [&str; 28] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -452,6 +470,8 @@ pub mod knob {
         "facing-reduce",
         "block-ext",
         "lmr-from",
+        "lmr-important",
+        "improving",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -505,6 +525,10 @@ pub mod knob {
                 }
                 "block-ext" => k.margins.block_extension = number(name, value, 0..=100)?,
                 "lmr-from" => k.margins.lmr_from = number(name, value, 1..=64)?,
+                "lmr-important" => {
+                    k.margins.lmr_important = number::<u8>(name, value, 0..=1)? == 1;
+                }
+                "improving" => k.margins.improving = number::<u8>(name, value, 0..=1)? == 1,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -766,6 +790,9 @@ pub struct Tree {
     switches: u32,
     /// Per ply: whether the move made there made a three or more for its side.
     attacked: Vec<bool>,
+    /// Per ply: the static evaluation of the node there for its side to move ([`NO_EVAL`] at a
+    /// forced block or a node not yet evaluated), for [`IMPROVING`].
+    evals: Vec<i32>,
     /// Per ply: the reply extensions along the line to the node there
     /// ([`knob::Margins::reply_extensions`]).
     extended: Vec<u8>,
@@ -845,6 +872,7 @@ impl Tree {
             ttpv_reduction: TTPV_REDUCTION,
             switches: SWITCHES,
             attacked: vec![false; MAX_PLY as usize + 2],
+            evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
             credit: vec![0; MAX_PLY as usize + 2],
             size,
@@ -889,6 +917,7 @@ impl Tree {
             ttpv_reduction: self.ttpv_reduction,
             switches: self.switches,
             attacked: vec![false; MAX_PLY as usize + 2],
+            evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
             credit: vec![0; MAX_PLY as usize + 2],
             size: self.size,
@@ -1331,6 +1360,7 @@ impl Tree {
             Some(Err(block)) => {
                 // A forced block costs no depth.
                 self.attacked[ply as usize] = false;
+                self.evals[ply as usize] = NO_EVAL;
                 self.extended[ply as usize + 1] = self.extended[ply as usize];
                 let credit = self.credit[ply as usize] + self.margins.block_extension;
                 self.credit[ply as usize + 1] = credit % 100;
@@ -1398,6 +1428,12 @@ impl Tree {
             && !(theirs.four & theirs.three).is_empty();
         let b4f3_important = b4f3 && self.switches & switch::B4F3 != 0;
         let eval = pos.evaluate(s);
+        self.evals[ply as usize] = eval;
+        // Whether the node is worse than its side's previous node (unknown counts as better).
+        let worse = self.margins.improving
+            && ply >= 2
+            && self.evals[ply as usize - 2] != NO_EVAL
+            && eval <= self.evals[ply as usize - 2];
         if !pv && !facing && excluded == u16::MAX && beta.abs() < MATE_BOUND {
             if let Some(score) = self.prune_early(pos, depth, alpha, beta, ply, s, eval) {
                 return score;
@@ -1490,7 +1526,7 @@ impl Tree {
                 && !pv
                 && !important_cell(pos, p, s, cell, hint)
                 && !facing
-                && k >= 3 + (f64::from(depth).powf(1.32)) as usize
+                && k >= (3 + (f64::from(depth).powf(1.32)) as usize) / (1 + usize::from(worse))
                 && best > -MATE_BOUND
             {
                 continue;
@@ -1538,7 +1574,12 @@ impl Tree {
             self.credit[ply as usize + 1] = self.credit[ply as usize];
             // Late moves are reduced, a ply more when far below the best move's order score and
             // more at cut nodes.
-            let reduce = (k >= self.margins.lmr_from && !important).then(|| Reduce {
+            let unreduced = if self.margins.lmr_important {
+                (b4f3_important && !delaying) || cell == usize::from(hint)
+            } else {
+                important
+            };
+            let reduce = (k >= self.margins.lmr_from && !unreduced).then(|| Reduce {
                 extra: i32::from(
                     depth >= 3 && top - pos.order(p, s) - places.score(p) > self.policy_gap,
                 ) + if cut { self.cut_reduction } else { 0 }
@@ -1554,6 +1595,7 @@ impl Tree {
                     }
                     - i32::from(continued),
                 less: self.ttpv_reduction && ttpv && !pv,
+                worse: worse && !pv,
             });
             self.attacked[ply as usize] = attack;
             let shallower = (fail_high && k > 0 && !pos.class_sets(s).four.contains(p))
@@ -1751,8 +1793,10 @@ impl Tree {
             return -self.search(pos, depth - 1, -beta, -alpha, ply + 1, o, pv, !pv && !cut);
         }
         let r = match reduce {
-            Some(Reduce { extra, less }) if depth >= 3 => {
-                let r = (reduction(depth, k, pv, self.lmr_now) + extra).min(depth - 2);
+            Some(Reduce { extra, less, worse }) if depth >= 3 => {
+                let base = reduction(depth, k, pv, self.lmr_now);
+                let base = base + i32::from(worse && base > 1);
+                let r = (base + extra).min(depth - 2);
                 if less && r > 0 {
                     r - 1
                 } else {
@@ -2119,6 +2163,8 @@ struct Reduce {
     extra: i32,
     /// A ply less, not below none ([`TTPV_REDUCTION`]).
     less: bool,
+    /// A ply more when the reduction is already above one ([`IMPROVING`]).
+    worse: bool,
 }
 
 /// The late-move divisor `base` grown by `growth` per doubling of `time` beyond
@@ -2619,6 +2665,11 @@ mod tests {
         assert!(knob::parse("block-ext=101").is_err());
         assert_eq!(knob::parse("lmr-from=1").unwrap().margins.lmr_from, 1);
         assert!(knob::parse("lmr-from=0").is_err());
+        let m = knob::parse("lmr-important=1,improving=1").unwrap().margins;
+        assert!(m.lmr_important && m.improving);
+        assert!(!knob::Margins::default().lmr_important && !knob::Margins::default().improving);
+        assert!(knob::parse("lmr-important=2").is_err());
+        assert!(knob::parse("improving=2").is_err());
         let m = knob::parse("futility=120,razor=50,late-moves=150,breadth=20")
             .unwrap()
             .margins;
@@ -2795,6 +2846,9 @@ mod tests {
             "block-ext=30",
             "block-ext=100,facing-reduce=1",
             "lmr-from=1,facing-reduce=1",
+            "lmr-important=1",
+            "improving=1",
+            "improving=1,lmr-important=1",
         ] {
             let knobs = knob::parse(list).unwrap();
             keeps_the_wins(|tree, on| {
