@@ -790,6 +790,10 @@ pub struct Tree {
     switches: u32,
     /// Per ply: whether the move made there made a three or more for its side.
     attacked: Vec<bool>,
+    /// Move lists given back by the nodes that used them, for the next nodes to fill.
+    move_buffers: Vec<Vec<Point>>,
+    /// The scored candidates' buffer of [`Tree::moves`].
+    scored_buffer: Vec<(i64, usize, Point)>,
     /// Per ply: the static evaluation of the node there for its side to move ([`NO_EVAL`] at a
     /// forced block or a node not yet evaluated), for [`IMPROVING`].
     evals: Vec<i32>,
@@ -872,6 +876,8 @@ impl Tree {
             ttpv_reduction: TTPV_REDUCTION,
             switches: SWITCHES,
             attacked: vec![false; MAX_PLY as usize + 2],
+            move_buffers: Vec::new(),
+            scored_buffer: Vec::new(),
             evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
             credit: vec![0; MAX_PLY as usize + 2],
@@ -917,6 +923,8 @@ impl Tree {
             ttpv_reduction: self.ttpv_reduction,
             switches: self.switches,
             attacked: vec![false; MAX_PLY as usize + 2],
+            move_buffers: Vec::new(),
+            scored_buffer: Vec::new(),
             evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
             credit: vec![0; MAX_PLY as usize + 2],
@@ -1654,6 +1662,7 @@ impl Tree {
         let bound = Bound::of(best, alpha0, beta);
         let best_cell = self.cell(best_move) as u16;
         self.store_marked(key, best, ply, best_cell, depth, bound, ttpv);
+        self.move_buffers.push(moves);
         best
     }
 
@@ -1942,14 +1951,15 @@ impl Tree {
     /// Every candidate comes back, with how many of them the node tries unless all of those
     /// lose ([`Tree::order_moves`]).
     fn moves(
-        &self,
+        &mut self,
         pos: &mut Position,
         s: Color,
         ply: i32,
         hint: u16,
         facing: bool,
     ) -> (Vec<Point>, usize) {
-        let mut scored = self.scored(pos, s, facing);
+        let mut scored = std::mem::take(&mut self.scored_buffer);
+        self.scored_into(pos, s, facing, &mut scored);
         if facing {
             let own_fours = pos.class_sets(s).four;
             scored.retain(|&(_, _, p)| own_fours.contains(p) || stops_straight_fours(pos, p, s));
@@ -1963,7 +1973,7 @@ impl Tree {
     /// claimed only when every candidate loses, not just the best-ordered ones (a defence the
     /// order ranks low, on the board's edge say, is still found).
     fn order_moves(
-        &self,
+        &mut self,
         mut scored: Vec<(i64, usize, Point)>,
         ply: i32,
         hint: u16,
@@ -1986,9 +1996,27 @@ impl Tree {
                 m.0 += COUNTER_BONUS;
             }
         }
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let order =
+            |a: &(i64, usize, Point), b: &(i64, usize, Point)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
         let breadth = scored.len().min(self.margins.breadth);
-        (scored.into_iter().map(|(_, _, p)| p).collect(), breadth)
+        // Past the breadth no move is tried unless the node may go on while mated: then the
+        // whole list is sorted, else only the first `breadth` are chosen and sorted (the order is
+        // total, so they are the full sort's first moves in the same order).
+        if self.margins.mated_breadth == 0 && breadth < scored.len() {
+            if breadth > 0 {
+                scored.select_nth_unstable_by(breadth - 1, order);
+            }
+            scored.truncate(breadth);
+        }
+        scored.sort_unstable_by(order);
+        // Both lists come from buffers kept by the tree (a node gives its move list back when it
+        // ends): no allocation at a node.
+        let mut moves = self.move_buffers.pop().unwrap_or_default();
+        moves.clear();
+        moves.extend(scored.iter().map(|&(_, _, p)| p));
+        scored.clear();
+        self.scored_buffer = scored;
+        (moves, breadth)
     }
 
     /// The moves for `s` when the opponent has a four-three to play (and no open three): our
@@ -1998,7 +2026,7 @@ impl Tree {
     /// a four of ours already. Ordered as [`Tree::moves`] orders. Every move left out loses in
     /// five plies (a unit test checks each with the referee).
     fn defences_of_four_three(
-        &self,
+        &mut self,
         pos: &mut Position,
         s: Color,
         ply: i32,
@@ -2014,7 +2042,8 @@ impl Tree {
             pos.unmake_quick();
         }
         let own_fours = pos.class_sets(s).four;
-        let mut scored = self.scored(pos, s, false);
+        let mut scored = std::mem::take(&mut self.scored_buffer);
+        self.scored_into(pos, s, false, &mut scored);
         // A block that makes a four of ours already answers the threat: no restriction.
         if completions.iter().any(|&c| own_fours.contains(c)) {
             return self.order_moves(scored, ply, hint, pos, s);
@@ -2067,6 +2096,20 @@ impl Tree {
 
     /// Candidate cells with their order score (mover's value, opponent's value, history).
     fn scored(&self, pos: &Position, s: Color, facing: bool) -> Vec<(i64, usize, Point)> {
+        let mut scored = Vec::new();
+        self.scored_into(pos, s, facing, &mut scored);
+        scored
+    }
+
+    /// [`Tree::scored`] into `scored` (emptied first).
+    fn scored_into(
+        &self,
+        pos: &Position,
+        s: Color,
+        facing: bool,
+        scored: &mut Vec<(i64, usize, Point)>,
+    ) {
+        scored.clear();
         let o = !s;
         let cells = if facing {
             let theirs = pos.class_sets(o);
@@ -2074,7 +2117,6 @@ impl Tree {
         } else {
             pos.candidates()
         };
-        let mut scored = Vec::with_capacity(64);
         let fouls = pos.has_fouls(s);
         let places = Places::of(pos, s);
         for p in cells.iter() {
@@ -2086,7 +2128,6 @@ impl Tree {
                 + i64::from(self.history[i][s.index()].min(1 << 20) >> 4);
             scored.push((score, i, p));
         }
-        scored
     }
 
     /// The entry for `key` if the table holds one, and the slot to write it to.
@@ -2375,7 +2416,7 @@ mod tests {
             15,
             &[(4, 7, B), (10, 10, W), (5, 7, B), (11, 11, W), (6, 7, B)],
         );
-        let tree = Tree::new(15, 1 << 16);
+        let mut tree = Tree::new(15, 1 << 16);
         // White to move faces an open three: only the blocks and counter-fours.
         let moves = tried(tree.moves(&mut pos, W, 1, u16::MAX, true));
         let blocks: Vec<Point> = moves.iter().copied().filter(|p| p.y == 7).collect();
@@ -2463,7 +2504,7 @@ mod tests {
                 (14, 14, W),
             ],
         );
-        let tree = Tree::new(15, 1 << 16);
+        let mut tree = Tree::new(15, 1 << 16);
         let moves = tried(tree.moves(&mut pos, W, 1, u16::MAX, true));
         let own_fours = pos.class_sets(W).four;
         // Every move is a White four or leaves Black no straight four; the slow check by hand:
@@ -3058,11 +3099,15 @@ mod tests {
         let mut pos = position(15, &stones);
         let a7 = Point::new(0, 8);
         let search = |mated_breadth: u8, pos: &mut Position| {
+            // The whole ordered list (a node that may go past the breadth sorts it all).
+            let mut ranker = Tree::new(15, 1 << 16);
+            ranker.margins.breadth = 16;
+            ranker.margins.mated_breadth = 1;
+            let (moves, breadth) = ranker.moves(pos, W, 0, u16::MAX, false);
+            assert_eq!(breadth, 16);
             let mut tree = Tree::new(15, 1 << 16);
             tree.margins.breadth = 16;
             tree.margins.mated_breadth = mated_breadth;
-            let (moves, breadth) = tree.moves(pos, W, 0, u16::MAX, false);
-            assert_eq!(breadth, 16);
             let rank = moves
                 .iter()
                 .position(|&p| p == a7)
@@ -3247,6 +3292,53 @@ mod tests {
         (pos, grid, Color::Black)
     }
 
+    /// The move list chosen and sorted up to the breadth is the fully sorted list's first
+    /// `breadth` moves, in the same order (the full sort is the path taken when a node may go
+    /// past the breadth), on random positions with random history, killers and table moves.
+    #[test]
+    fn the_partial_sort_keeps_the_full_sorts_first_moves() {
+        let mut rng = stonelab_rand::Xorshift64Star::new(0x5E1E_C7ED_0000_0028);
+        let full = knob::parse("mated-breadth=1").unwrap();
+        let mut compared = 0;
+        for game in 0..40 {
+            let mut pos = Position::new(15, Rule::Freestyle);
+            let mut c = Color::Black;
+            pos.make(Point::new(7, 7), c);
+            for _ in 0..4 + game % 30 {
+                c = !c;
+                let cands: Vec<Point> = pos.candidates().iter().collect();
+                let p = cands[rng.below(cands.len())];
+                if pos.makes_five(p, c) {
+                    break;
+                }
+                pos.make(p, c);
+            }
+            let s = !c;
+            let (mut partial, mut whole) = (Tree::new(15, 1 << 16), Tree::new(15, 1 << 16));
+            whole.set_knobs(full);
+            for _ in 0..50 {
+                let cell = rng.below(225);
+                let bonus = rng.below(5000) as u32;
+                partial.history[cell][s.index()] += bonus;
+                whole.history[cell][s.index()] += bonus;
+            }
+            let killers = [rng.below(225) as u16, rng.below(225) as u16];
+            partial.killers[1] = killers;
+            whole.killers[1] = killers;
+            let hint = rng.below(225) as u16;
+            let (a, n) = partial.moves(&mut pos, s, 1, hint, false);
+            let (b, m) = whole.moves(&mut pos, s, 1, hint, false);
+            assert_eq!(n, m);
+            assert_eq!(a.len(), n, "only the breadth is kept");
+            assert_eq!(a[..], b[..n], "game {game}");
+            compared += usize::from(b.len() > n);
+        }
+        assert!(
+            compared >= 20,
+            "only {compared} lists longer than the breadth"
+        );
+    }
+
     /// Random games on small boards: wherever the side to move faces a four-three (and no open
     /// three), every candidate that [`Tree::defences_of_four_three`] leaves out loses in five
     /// plies by the referee alone (the opponent plays one of its four-threes).
@@ -3275,7 +3367,7 @@ mod tests {
                     pos.make(p, c);
                     grid.set(p, Some(c));
                     let (s, o) = (!c, c);
-                    let tree = Tree::new(size, 1 << 16);
+                    let mut tree = Tree::new(size, 1 << 16);
                     if tree.forced(&pos, s, 0).is_some() || !pos.class_sets(o).open_four.is_empty()
                     {
                         continue;
