@@ -116,12 +116,12 @@ mod tests {
     fn turn_time_less_margin() {
         let clock = Clock::default();
         assert_eq!(clock.move_ms(200), use_of(5000));
-        // Written out for the common 1 s turn: 88% of it less 30 ms.
+        // Written out for the common 1 s turn: 97% of it less 20 ms.
         let second = Clock {
             timeout_turn: 1000,
             ..Clock::default()
         };
-        assert_eq!(second.move_ms(200), 920);
+        assert_eq!(second.move_ms(200), 950);
         let fast = Clock {
             timeout_turn: 0,
             ..Clock::default()
@@ -192,8 +192,8 @@ mod tests {
         assert_eq!(
             ample.plan(200),
             Plan {
-                soft_ms: 920,
-                hard_ms: 920
+                soft_ms: 950,
+                hard_ms: 950
             }
         );
     }
