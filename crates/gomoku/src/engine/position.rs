@@ -577,6 +577,23 @@ impl Position {
         let rule = self.rule();
         let reach = rule.reach();
         let (geo, table) = (self.geo, self.table);
+        // A stone placed on `p`: its cell's classes are all 0, set once here (a stone taken off
+        // `p` has its classes read on each line below).
+        let placed = self.stone(p).is_some();
+        if placed {
+            let i = self.index(p);
+            if save {
+                self.saved.push(SavedCell {
+                    point: p,
+                    index: i as u32,
+                    classes: self.classes[i],
+                    entries: self.entries[i],
+                    values: self.values[i],
+                });
+            }
+            self.classes[i] = [0; 4];
+            self.refresh_with(p, 0);
+        }
         for d in Direction::ALL {
             let r = geo.line_ref(p, d);
             let id = r.id as usize;
@@ -586,6 +603,9 @@ impl Position {
             let string = self.board.codes().string(id);
             let last = (t + reach).min(geo.line_len[id] as usize - 1);
             for u in t.saturating_sub(reach)..=last {
+                if placed && u == t {
+                    continue;
+                }
                 let q = geo.line_points[id][u];
                 let at = u as u32;
                 let new = if string >> (2 * (at + PAD)) & 3 != 0 {
