@@ -79,7 +79,11 @@ pub struct Args {
     /// three are reduced like other late moves (default since v2.21), 0: all searched at full
     /// depth as before; `block-ext`, H: a forced block adds H hundredths of a ply to its line's depth, a
     /// whole ply at a time (default 0); `lmr-from`, N: late-move reductions start at the N-th
-    /// move (from 0) of an inner node (default 2); default: the engine's own
+    /// move (from 0) of an inner node (default 2); `lmr-important`, 1: moves important by their
+    /// cells or as killers are reduced late too, still never pruned late (default 0);
+    /// `improving`, 1: where the evaluation is no better than at the same side's previous node,
+    /// late moves are reduced a ply more and move-count pruning comes at half the count
+    /// (default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

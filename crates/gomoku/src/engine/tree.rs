@@ -98,12 +98,16 @@ const LMR_FROM: usize = 2;
 /// Whether moves made important by their cell values or by being killers are reduced late as
 /// other moves are (Rapfi's way: it reduces every move but the first, importance only shading
 /// the reduction), while still exempt from late-move pruning (`--knobs lmr-important=1`; off by
-/// default). The table's move and the four-three defences stay unreduced.
+/// default). The table's move and the four-three defences stay unreduced. Session 53: 37 of the
+/// mate set's 144 at 1 s (v2.21 41) and 41-1-58 against Rapfi at 1 s, +0.007 (se 0.033) slot by
+/// slot against v2.21's two runs: no gain (BENCHMARKS.md).
 const LMR_IMPORTANT: bool = false;
 /// Whether a node whose evaluation is no better than at the same side's previous node (two
 /// plies up) reduces its late moves a ply more when their reduction is already above one, and
 /// with [`switch::MOVE_COUNT_PRUNING`] prunes after half the moves (Stockfish's and Rapfi's
-/// "improving"; `--knobs improving=1`; off by default).
+/// "improving"; `--knobs improving=1`; off by default). Session 53: 41 of the mate set's 144
+/// (as v2.21), but 3-0-18 against Rapfi at 1 s, -0.190 (se 0.094) slot by slot against v2.21:
+/// stopped after 21 games (BENCHMARKS.md).
 const IMPROVING: bool = false;
 /// The per-ply evaluation where none is known.
 const NO_EVAL: i32 = i32::MIN;
