@@ -330,11 +330,21 @@ fn swap2_openings_are_negotiated() {
     let dir = temp_dir("gomoku-swap2");
     let record = dir.join("m.jsonl");
     let engine = format!("{PBRAIN} --nodes 3000 --quiet");
+    // A small table: the match's default (256 MiB) is mapped with huge pages, and on a machine
+    // whose memory is fragmented the first search's page faults alone took 1.8 s, past the 1.2 s
+    // a 200 ms swap2 answer may take.
     let report = play(
         &engine,
         &engine,
         &record,
-        &["--games", "2", "--opening-rule", "swap2"],
+        &[
+            "--games",
+            "2",
+            "--opening-rule",
+            "swap2",
+            "--max-memory",
+            "16777216",
+        ],
     );
     for game in report["games"].as_array().unwrap() {
         let note = game["swap2"].as_str().unwrap_or_else(|| panic!("{game}"));
