@@ -583,13 +583,7 @@ impl Position {
         if placed {
             let i = self.index(p);
             if save {
-                self.saved.push(SavedCell {
-                    point: p,
-                    index: i as u32,
-                    classes: self.classes[i],
-                    entries: self.entries[i],
-                    values: self.values[i],
-                });
+                self.save_cell(p, i);
             }
             self.classes[i] = [0; 4];
             self.refresh_with(p, 0);
@@ -619,17 +613,11 @@ impl Position {
                 // that stall was a third of a move's update.
                 let word = u32::from_le_bytes(self.classes[i]);
                 let shift = 8 * d.index() as u32;
+                // A cell emptied by the move (on `p` itself) is re-read on each line. Only a
+                // quick make saves, and it places a stone: `p` was saved above.
                 if (word >> shift) as u8 != new || q == p {
-                    // The move's own cell is re-read on each line: its state before the
-                    // move is the one seen first.
-                    if save && (q != p || d == Direction::ALL[0]) {
-                        self.saved.push(SavedCell {
-                            point: q,
-                            index: i as u32,
-                            classes: self.classes[i],
-                            entries: self.entries[i],
-                            values: self.values[i],
-                        });
+                    if save {
+                        self.save_cell(q, i);
                     }
                     let word = (word & !(0xFF << shift)) | u32::from(new) << shift;
                     self.classes[i] = word.to_le_bytes();
@@ -637,6 +625,18 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Keeps the state of cell `q` (index `i`) for [`Position::unmake_quick`].
+    #[inline]
+    fn save_cell(&mut self, q: Point, i: usize) {
+        self.saved.push(SavedCell {
+            point: q,
+            index: i as u32,
+            classes: self.classes[i],
+            entries: self.entries[i],
+            values: self.values[i],
+        });
     }
 
     /// Recomputes the value, weights and set memberships of one cell from its class bytes (all 0,
