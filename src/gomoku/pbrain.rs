@@ -83,7 +83,15 @@ pub struct Args {
     /// cells or as killers are reduced late too, still never pruned late (default 0);
     /// `improving`, 1: where the evaluation is no better than at the same side's previous node,
     /// late moves are reduced a ply more and move-count pruning comes at half the count
-    /// (default 0); default: the engine's own
+    /// (default 0); `tt-eval`, 1: razoring, reverse futility, the null move and the fail-high
+    /// reduction read the table's stored score where its bound puts it beyond the static
+    /// evaluation (default 0); `history-gravity`, 1: a cut-off adds to its move's history and
+    /// takes from the moves searched before it, each value pulled towards zero (a bounded, signed
+    /// success rate, as Stockfish and Rapfi keep it), 0: cut-offs only add depth^2 (default 0);
+    /// `history-reduction`, 1: a reduced late move whose history is 0 or less is reduced a ply
+    /// more, one whose history is 4096 or more a ply less (default 0); `continuation`, 1: the move
+    /// order adds a history of each move after the opponent's last stone (per cell pair, kept as
+    /// `history-gravity` keeps the history; default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

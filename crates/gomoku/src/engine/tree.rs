@@ -109,6 +109,24 @@ const LMR_IMPORTANT: bool = false;
 /// (as v2.21), but 3-0-18 against Rapfi at 1 s, -0.190 (se 0.094) slot by slot against v2.21:
 /// stopped after 21 games (BENCHMARKS.md).
 const IMPROVING: bool = false;
+/// Whether the prunings before the moves (razoring, reverse futility, the null move) and the
+/// fail-high reduction read the table's stored score instead of the static evaluation where the
+/// stored bound says the score lies beyond it (Stockfish's and Rapfi's "ttValue as a better
+/// evaluation"; `--knobs tt-eval=1`; off by default). Mates are never used so.
+const TT_EVAL: bool = false;
+/// Whether the history is kept as Stockfish and Rapfi keep theirs (`--knobs history-gravity=1`;
+/// off by default): a cut-off adds a bonus to its move and takes it from every move searched
+/// before it at the node, each update pulled towards zero in proportion to the value
+/// ([`HISTORY_RANGE`]), so the history is a bounded, signed success rate. Off: a cut-off adds
+/// `depth^2`, and nothing is taken away.
+const HISTORY_GRAVITY: bool = false;
+/// The bound of the history under [`HISTORY_GRAVITY`].
+const HISTORY_RANGE: i32 = 1 << 16;
+/// Whether the move order also reads a continuation history (Stockfish's counter-move history):
+/// per colour, per cell of the opponent's last stone and per cell, how often a move there has cut
+/// off after a stone there, kept as [`HISTORY_GRAVITY`] keeps the history and added to the order
+/// score as the history is (`--knobs continuation=1`, with `history-gravity=1`; off by default).
+const CONTINUATION: bool = false;
 /// The per-ply evaluation where none is known.
 const NO_EVAL: i32 = i32::MIN;
 /// Cell values at or above this (to the mover or to the opponent) make a move "important": it is
@@ -204,14 +222,14 @@ const PV_TABLE_GAP: i32 = 3;
 const PV_TABLE_REDUCTION: bool = true;
 
 /// History in the reductions (after Stockfish's and Rapfi's statistics term): a late move that is
-/// reduced at all is reduced a ply more when its history is 0, a ply less when it is
+/// reduced at all is reduced a ply more when its history is 0 or less, a ply less when it is
 /// [`HISTORY_HIGH`] or more. Where that leaves a reduction of -1, the move is searched a ply
 /// deeper than its siblings (Rapfi's reduced searches may also go a ply deeper). Off: with
 /// the three of v2.16 it scored 0.350 against Rapfi at 300 ms where the three alone scored 0.388
 /// (200 games each, session 32).
 const HISTORY_REDUCTION: bool = false;
 /// The history above which a move is reduced a ply less: a cut-off at depth `d` adds `d^2`.
-const HISTORY_HIGH: u32 = 4096;
+const HISTORY_HIGH: i32 = 4096;
 
 /// Less reduction where the PV has been (Stockfish's `ttPv`, which Rapfi credits with about 10
 /// Elo): a node searched as a PV node, or whose table entry was stored by one, marks its entry,
@@ -378,6 +396,14 @@ pub mod knob {
         pub lmr_important: bool,
         /// [`super::IMPROVING`].
         pub improving: bool,
+        /// [`super::TT_EVAL`].
+        pub tt_eval: bool,
+        /// [`super::HISTORY_GRAVITY`].
+        pub history_gravity: bool,
+        /// [`super::HISTORY_REDUCTION`].
+        pub history_reduction: bool,
+        /// [`super::CONTINUATION`].
+        pub continuation: bool,
     }
 
     impl Default for Margins {
@@ -402,6 +428,10 @@ pub mod knob {
                 lmr_from: super::LMR_FROM,
                 lmr_important: super::LMR_IMPORTANT,
                 improving: super::IMPROVING,
+                tt_eval: super::TT_EVAL,
+                history_gravity: super::HISTORY_GRAVITY,
+                history_reduction: super::HISTORY_REDUCTION,
+                continuation: super::CONTINUATION,
             }
         }
     }
@@ -447,7 +477,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 28] = [
+    pub const NAMES: [&str; 32] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -476,6 +506,10 @@ pub mod knob {
         "lmr-from",
         "lmr-important",
         "improving",
+        "tt-eval",
+        "history-gravity",
+        "history-reduction",
+        "continuation",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -533,6 +567,16 @@ pub mod knob {
                     k.margins.lmr_important = number::<u8>(name, value, 0..=1)? == 1;
                 }
                 "improving" => k.margins.improving = number::<u8>(name, value, 0..=1)? == 1,
+                "tt-eval" => k.margins.tt_eval = number::<u8>(name, value, 0..=1)? == 1,
+                "history-gravity" => {
+                    k.margins.history_gravity = number::<u8>(name, value, 0..=1)? == 1;
+                }
+                "history-reduction" => {
+                    k.margins.history_reduction = number::<u8>(name, value, 0..=1)? == 1;
+                }
+                "continuation" => {
+                    k.margins.continuation = number::<u8>(name, value, 0..=1)? == 1;
+                }
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -774,12 +818,14 @@ pub struct Tree {
     table: Arc<Table>,
     generation: u8,
     /// Per cell, per colour: cutoffs weighted by depth squared.
-    history: Vec<[u32; 2]>,
+    history: Vec<[i32; 2]>,
     /// Per ply: the two latest moves that cut off.
     killers: Vec<[u16; 2]>,
     /// Per cell of the opponent's last move, per colour to move: the latest reply that cut off
     /// (`u16::MAX`: none).
     counters: Vec<[u16; 2]>,
+    /// The continuation history ([`CONTINUATION`]): at `last * cells + cell`, per colour.
+    continuation: Vec<[i32; 2]>,
     /// [`COUNTER_MOVES`], a field so that tests can switch it off.
     counter_moves: bool,
     /// [`IIR_DEPTH`], a field so that tests can switch it.
@@ -873,6 +919,7 @@ impl Tree {
             history: vec![[0; 2]; size * size],
             killers: vec![[u16::MAX; 2]; MAX_PLY as usize + 2],
             counters: vec![[u16::MAX; 2]; size * size],
+            continuation: vec![[0; 2]; size * size * size * size],
             counter_moves: COUNTER_MOVES,
             iir_depth: IIR_DEPTH,
             pv_table_reduction: PV_TABLE_REDUCTION,
@@ -920,6 +967,7 @@ impl Tree {
             history: self.history.clone(),
             killers: vec![[u16::MAX; 2]; MAX_PLY as usize + 2],
             counters: self.counters.clone(),
+            continuation: self.continuation.clone(),
             counter_moves: self.counter_moves,
             iir_depth: self.iir_depth,
             pv_table_reduction: self.pv_table_reduction,
@@ -974,6 +1022,7 @@ impl Tree {
         self.tempo = knobs.tempo;
         self.leaf_sample = knobs.leaf_sample;
         self.smooth = knobs.smooth == 1;
+        self.history_reduction = knobs.margins.history_reduction;
         self.margins = knobs.margins;
     }
 
@@ -1103,6 +1152,10 @@ impl Tree {
         self.deadline = deadline;
         self.lmr_now = self.lmr_for(deadline);
         self.generation = (self.generation + 1) & GENERATION_MASK;
+        for h in &mut self.continuation {
+            h[0] /= 8;
+            h[1] /= 8;
+        }
         for h in &mut self.history {
             h[0] /= 8;
             h[1] /= 8;
@@ -1446,8 +1499,27 @@ impl Tree {
             && ply >= 2
             && self.evals[ply as usize - 2] != NO_EVAL
             && eval <= self.evals[ply as usize - 2];
+        // The evaluation the prunings read: the table's score where its bound says it lies
+        // beyond the static one.
+        let eval_p = match entry {
+            Some(e) if self.margins.tt_eval => {
+                let v = from_table(e.score, ply);
+                let beyond = match e.bound() {
+                    Bound::Exact => true,
+                    Bound::Lower => v > eval,
+                    Bound::Upper => v < eval,
+                    Bound::None => false,
+                };
+                if beyond && v.abs() < MATE_BOUND {
+                    v
+                } else {
+                    eval
+                }
+            }
+            _ => eval,
+        };
         if !pv && !facing && excluded == u16::MAX && beta.abs() < MATE_BOUND {
-            if let Some(score) = self.prune_early(pos, depth, alpha, beta, ply, s, eval) {
+            if let Some(score) = self.prune_early(pos, depth, alpha, beta, ply, s, eval_p) {
                 return score;
             }
         }
@@ -1487,7 +1559,7 @@ impl Tree {
             && !pv
             && excluded == u16::MAX
             && beta.abs() < MATE_BOUND
-            && eval >= beta + 23 * depth - 14 + if facing { 135 } else { 0 };
+            && eval_p >= beta + 23 * depth - 14 + if facing { 135 } else { 0 };
         let mut depth = depth;
         // The best order score among the moves, for the policy-based reduction.
         let places = Places::of(pos, s);
@@ -1507,6 +1579,9 @@ impl Tree {
         let alpha0 = alpha;
         let mut best = -MATE - 1;
         let mut best_move = moves[0];
+        // The moves searched so far that did not cut off, for the history's penalty.
+        let mut tried = [0u16; 32];
+        let mut tried_len = 0;
         for (k, &p) in moves.iter().enumerate() {
             if k >= breadth && (best > -MATE_BOUND || ply >= i32::from(self.margins.mated_breadth))
             {
@@ -1635,6 +1710,10 @@ impl Tree {
                 best = score;
                 best_move = p;
             }
+            if score < beta && tried_len < tried.len() {
+                tried[tried_len] = cell as u16;
+                tried_len += 1;
+            }
             if score > alpha {
                 alpha = score;
                 if self.switches & switch::ALPHA_CUT != 0
@@ -1648,7 +1727,22 @@ impl Tree {
                 }
             }
             if alpha >= beta {
-                self.history[cell][s.index()] += (depth * depth) as u32;
+                if self.margins.history_gravity {
+                    let bonus = (64 * depth * depth).min(8192);
+                    gravity(&mut self.history[cell][s.index()], bonus);
+                    for &c in &tried[..tried_len] {
+                        gravity(&mut self.history[usize::from(c)][s.index()], -bonus);
+                    }
+                    if let Some(base) = self.continuation_base(pos) {
+                        gravity(&mut self.continuation[base + cell][s.index()], bonus);
+                        for &c in &tried[..tried_len] {
+                            let h = &mut self.continuation[base + usize::from(c)][s.index()];
+                            gravity(h, -bonus);
+                        }
+                    }
+                } else {
+                    self.history[cell][s.index()] += depth * depth;
+                }
                 let killers = &mut self.killers[ply as usize];
                 if killers[0] != cell as u16 {
                     killers[1] = killers[0];
@@ -2071,6 +2165,16 @@ impl Tree {
     /// The cell of the last move, whose counter-move entry the node reads and writes (`None`
     /// when counter moves are off or no move was played).
     #[inline]
+    /// Where the continuation history after the last stone begins (`None`: [`CONTINUATION`] off
+    /// or no stone yet).
+    fn continuation_base(&self, pos: &Position) -> Option<usize> {
+        if !self.margins.continuation {
+            return None;
+        }
+        let cells = self.history.len();
+        pos.moves().last().map(|&(p, _)| self.cell(p) * cells)
+    }
+
     fn counter_slot(&self, pos: &Position) -> Option<usize> {
         if !self.counter_moves {
             return None;
@@ -2123,13 +2227,16 @@ impl Tree {
         };
         let fouls = pos.has_fouls(s);
         let places = Places::of(pos, s);
+        let base = self.continuation_base(pos);
         for p in cells.iter() {
             if fouls && pos.is_foul(p, s) {
                 continue;
             }
             let i = self.cell(p);
+            let follow = base.map_or(0, |b| self.continuation[b + i][s.index()] >> 4);
             let score = i64::from(pos.order(p, s) + places.score(p)) * 3
-                + i64::from(self.history[i][s.index()].min(1 << 20) >> 4);
+                + i64::from(self.history[i][s.index()].min(1 << 20) >> 4)
+                + i64::from(follow);
             scored.push((score, i, p));
         }
     }
@@ -2241,9 +2348,16 @@ fn pv_table_reduction(depth: i32, entry_depth: i32) -> i32 {
     ((depth - entry_depth).max(0) / PV_TABLE_GAP).min(2)
 }
 
+/// `h` moved by `bonus` and pulled towards zero in proportion to itself, so that it stays within
+/// [`HISTORY_RANGE`] ([`HISTORY_GRAVITY`]).
+fn gravity(h: &mut i32, bonus: i32) {
+    let pull = i64::from(*h) * i64::from(bonus.abs()) / i64::from(HISTORY_RANGE);
+    *h += bonus - pull as i32;
+}
+
 /// The plies a reduced late move with history `h` loses (or gains) ([`HISTORY_REDUCTION`]).
-fn history_reduction(h: u32) -> i32 {
-    if h == 0 {
+fn history_reduction(h: i32) -> i32 {
+    if h <= 0 {
         1
     } else if h >= HISTORY_HIGH {
         -1
@@ -2710,8 +2824,22 @@ mod tests {
         assert!(knob::parse("block-ext=101").is_err());
         assert_eq!(knob::parse("lmr-from=1").unwrap().margins.lmr_from, 1);
         assert!(knob::parse("lmr-from=0").is_err());
-        let m = knob::parse("lmr-important=1,improving=1").unwrap().margins;
-        assert!(m.lmr_important && m.improving);
+        let m = knob::parse("lmr-important=1,improving=1,tt-eval=1,history-gravity=1")
+            .unwrap()
+            .margins;
+        assert!(m.lmr_important && m.improving && m.tt_eval && m.history_gravity);
+        assert!(!knob::Margins::default().tt_eval && !knob::Margins::default().history_gravity);
+        assert!(knob::parse("history-gravity=2").is_err());
+        assert!(
+            knob::parse("history-reduction=1")
+                .unwrap()
+                .margins
+                .history_reduction
+        );
+        assert!(knob::parse("history-reduction=2").is_err());
+        assert!(knob::parse("continuation=1").unwrap().margins.continuation);
+        assert!(knob::parse("continuation=2").is_err());
+        assert!(knob::parse("tt-eval=2").is_err());
         assert!(!knob::Margins::default().lmr_important && !knob::Margins::default().improving);
         assert!(knob::parse("lmr-important=2").is_err());
         assert!(knob::parse("improving=2").is_err());
@@ -2894,6 +3022,10 @@ mod tests {
             "lmr-important=1",
             "improving=1",
             "improving=1,lmr-important=1",
+            "tt-eval=1",
+            "history-gravity=1",
+            "history-gravity=1,history-reduction=1",
+            "history-gravity=1,continuation=1",
         ] {
             let knobs = knob::parse(list).unwrap();
             keeps_the_wins(|tree, on| {
@@ -2954,6 +3086,28 @@ mod tests {
             assert_eq!(stored.was_pv(), pv);
         }
         keeps_the_wins(|tree, on| tree.ttpv_reduction = on);
+    }
+
+    #[test]
+    fn the_history_under_gravity_stays_in_range_and_follows_its_results() {
+        let mut rng = stonelab_rand::Xorshift64Star::new(0x6EA7_0000_0000_0054);
+        let mut h = 0;
+        for _ in 0..100_000 {
+            let bonus = (64 * (1 + rng.below(30) as i32).pow(2)).min(8192);
+            gravity(&mut h, if rng.below(2) == 0 { bonus } else { -bonus });
+            assert!(h.abs() <= HISTORY_RANGE, "{h}");
+        }
+        // Always cutting off converges up to the range, never cutting off down to its negative.
+        let (mut up, mut down) = (0, 0);
+        for _ in 0..1000 {
+            gravity(&mut up, 8192);
+            gravity(&mut down, -8192);
+        }
+        assert!(up > HISTORY_RANGE * 99 / 100 && up <= HISTORY_RANGE, "{up}");
+        assert!(
+            down < -HISTORY_RANGE * 99 / 100 && down >= -HISTORY_RANGE,
+            "{down}"
+        );
     }
 
     #[test]
@@ -3322,7 +3476,7 @@ mod tests {
             whole.set_knobs(full);
             for _ in 0..50 {
                 let cell = rng.below(225);
-                let bonus = rng.below(5000) as u32;
+                let bonus = rng.below(5000) as i32;
                 partial.history[cell][s.index()] += bonus;
                 whole.history[cell][s.index()] += bonus;
             }
