@@ -31,7 +31,9 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
     /// Transposition-table size in MiB when the manager sets no max_memory (default 64); under a
-    /// manager's max_memory the table takes what the limit leaves, and this caps it (1..=16384)
+    /// manager's max_memory the table takes what the limit leaves, and this caps it (1..=16384).
+    /// Without it, the table is also no larger than the turn can use: 32 MiB a second of
+    /// timeout_turn, at least 16 MiB
     #[arg(long = "tt-mib", value_name = "MIB", value_parser = parse_tt_mib)]
     pub tt_mib: Option<usize>,
     /// Print no MESSAGE lines

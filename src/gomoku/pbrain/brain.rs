@@ -287,11 +287,15 @@ impl<W: Write> Brain<W> {
         self.say("OK")
     }
 
+    /// The transposition-table bytes the current limits give.
+    fn table_request(&self) -> usize {
+        self.clock
+            .table_bytes(self.options.table_bytes, self.options.table_cap)
+    }
+
     /// A fresh engine for the current size and rule, with `stones` on the board.
     fn new_game(&mut self, stones: Vec<(Point, Color)>) {
-        let table = self
-            .clock
-            .table_bytes(self.options.table_bytes, self.options.table_cap);
+        let table = self.table_request();
         let mut engine = Engine::new(self.size, self.rule, table);
         engine.set_threads(self.options.threads);
         engine.set_switches(self.options.switches);
@@ -313,7 +317,15 @@ impl<W: Write> Brain<W> {
 
     fn info(&mut self, info: Info) -> std::io::Result<()> {
         match info {
-            Info::TimeoutTurn(t) => self.clock.timeout_turn = t,
+            Info::TimeoutTurn(t) => {
+                // The table is sized by the turn as well (`Clock::table_bytes`).
+                let before = self.table_request();
+                self.clock.timeout_turn = t;
+                if self.engine.is_some() && self.table_request() != before {
+                    let stones = self.stones();
+                    self.new_game(stones);
+                }
+            }
             Info::TimeoutMatch(t) => self.clock.timeout_match = t,
             Info::TimeLeft(t) => self.clock.time_left = Some(t),
             Info::MaxMemory(m) => {
@@ -1029,6 +1041,49 @@ mod tests {
         let ms: u64 = words[at + 1].parse().unwrap();
         assert!(ms < 3000, "{message}");
         assert!(took < Duration::from_secs(10), "{text}");
+    }
+
+    #[test]
+    fn the_table_is_sized_by_the_memory_limit_and_the_turn() {
+        let table = |lines: &[&str]| {
+            let mut out = Vec::new();
+            let mut brain = Brain::new(&mut out, Options::default());
+            for line in lines {
+                brain.handle(line).unwrap();
+            }
+            brain.engine.as_ref().map(Engine::table_bytes)
+        };
+        // Gomocup's 350 MB at 1 s a turn: 32 MiB, in either order of the INFO lines.
+        let one = ["INFO timeout_turn 1000", "INFO max_memory 367001600"];
+        assert_eq!(table(&[&["START 15"][..], &one].concat()), Some(32 << 20));
+        let other = [one[1], one[0]];
+        assert_eq!(table(&[&["START 15"][..], &other].concat()), Some(32 << 20));
+        // The same limit at 10 s: the memory's 256 MiB.
+        let ten = [
+            "START 15",
+            "INFO max_memory 367001600",
+            "INFO timeout_turn 10000",
+        ];
+        assert_eq!(table(&ten), Some(256 << 20));
+        // A user's --tt-mib is kept whatever the turn.
+        let mut out = Vec::new();
+        let options = Options {
+            table_bytes: 128 << 20,
+            table_cap: 128 << 20,
+            ..Options::default()
+        };
+        let mut brain = Brain::new(&mut out, options);
+        for line in [
+            "START 15",
+            "INFO timeout_turn 1000",
+            "INFO max_memory 367001600",
+        ] {
+            brain.handle(line).unwrap();
+        }
+        assert_eq!(
+            brain.engine.as_ref().map(Engine::table_bytes),
+            Some(128 << 20)
+        );
     }
 
     fn quick() -> Options {

@@ -71,6 +71,16 @@ pub const MIN_MOVE_MS: u64 = 5;
 /// besides the table during 5 s searches on 15x15 and 20x20, session 43). Under a manager's
 /// `max_memory` the table takes the rest.
 pub const FIXED_MEMORY: u64 = 64 << 20;
+/// Without a table size of the user's (`pbrain-stonelab --tt-mib`), the table is no larger than a
+/// turn can use: this many bytes a second of `timeout_turn` (32 MiB for a 1 s turn, 128 MiB for
+/// 5 s after the rounding down to a power of two slots). A search stores about one entry a
+/// node at about 1,000 nodes a millisecond, so a 1 s search fills about half of 32 MiB, and its
+/// pages are paid for when first touched, on the search's clock: on the 2-core VM of the
+/// matches, up to 7 ms a MiB in a fresh process (the host backs the memory again), so that a
+/// 256 MiB table cost a game's first search up to 1.8 s, most of its nodes (session 54).
+pub const TABLE_BYTES_PER_TURN_SECOND: usize = 32 << 20;
+/// The smallest table the turn's limit leaves ([`TABLE_BYTES_PER_TURN_SECOND`]).
+pub const MIN_TURN_TABLE: usize = 16 << 20;
 /// The largest transposition table a manager's `max_memory` gives (1 GiB): a 5 s search on 20x20
 /// fills a few million slots of the 64 million this holds.
 pub const LIMITED_TABLE: usize = 1 << 30;

@@ -4,7 +4,8 @@
 
 use super::params::{
     DEFAULT_TURN_MS, EMPTIES_PER_MOVE, FAST_TURN_MS, FIXED_MEMORY, HARD_SHARES, LIMITED_TABLE,
-    MARGIN_MS, MIN_MOVES_LEFT, MIN_MOVE_MS, SPARE_SHARE, TURN_USE,
+    MARGIN_MS, MIN_MOVES_LEFT, MIN_MOVE_MS, MIN_TURN_TABLE, SPARE_SHARE,
+    TABLE_BYTES_PER_TURN_SECOND, TURN_USE,
 };
 
 /// The time one move gets, in milliseconds: the search aims at `soft_ms` (it starts no new
@@ -88,10 +89,11 @@ impl Clock {
 
     /// The transposition-table bytes: `preferred` with no memory limit; else what the limit leaves
     /// besides [`FIXED_MEMORY`], at least 1 MiB and at most `cap` and [`LIMITED_TABLE`] (the table
-    /// rounds it down to a power of two slots).
+    /// rounds it down to a power of two slots). With no `cap` of the user's (`usize::MAX`), also
+    /// no more than the turn can use ([`Clock::turn_table_bytes`]).
     #[must_use]
     pub fn table_bytes(&self, preferred: usize, cap: usize) -> usize {
-        if self.max_memory == 0 {
+        let bytes = if self.max_memory == 0 {
             preferred
         } else {
             let spare = self.max_memory.saturating_sub(FIXED_MEMORY);
@@ -99,7 +101,27 @@ impl Clock {
             usize::try_from(spare)
                 .unwrap_or(usize::MAX)
                 .clamp(1 << 20, most)
+        };
+        if cap == usize::MAX {
+            bytes.min(self.turn_table_bytes())
+        } else {
+            bytes
         }
+    }
+
+    /// The largest table a turn of `timeout_turn` can use: [`TABLE_BYTES_PER_TURN_SECOND`] a
+    /// second, at least [`MIN_TURN_TABLE`].
+    #[must_use]
+    pub fn turn_table_bytes(&self) -> usize {
+        let turn = if self.timeout_turn == 0 {
+            FAST_TURN_MS
+        } else {
+            self.timeout_turn
+        };
+        let bytes = u128::from(turn) * TABLE_BYTES_PER_TURN_SECOND as u128 / 1000;
+        usize::try_from(bytes)
+            .unwrap_or(usize::MAX)
+            .max(MIN_TURN_TABLE)
     }
 }
 
@@ -199,8 +221,46 @@ mod tests {
     }
 
     #[test]
+    fn table_fits_the_turn() {
+        use crate::engine::tree::Table;
+        // Under Gomocup's 350 MB: 32 MiB for a 1 s turn, 128 MiB for 5 s, the memory's 256 MiB
+        // from 10 s.
+        let mut clock = Clock {
+            max_memory: 367_001_600,
+            ..Clock::default()
+        };
+        for (turn, mib) in [(1000, 32), (5000, 128), (10_000, 256), (180_000, 256)] {
+            clock.timeout_turn = turn;
+            let bytes = clock.table_bytes(64 << 20, usize::MAX);
+            assert_eq!(Table::new(bytes).bytes(), mib << 20, "turn {turn} ms");
+        }
+        // Short turns keep a table of 16 MiB; so does "as fast as possible".
+        for turn in [0, 100, 300] {
+            clock.timeout_turn = turn;
+            assert_eq!(
+                clock.table_bytes(64 << 20, usize::MAX),
+                16 << 20,
+                "turn {turn}"
+            );
+        }
+        // The user's size is kept whatever the turn (within the memory limit).
+        clock.timeout_turn = 1000;
+        assert_eq!(clock.table_bytes(64 << 20, 128 << 20), 128 << 20);
+        // With no memory limit, the default 64 MiB, less for a short turn.
+        clock.max_memory = 0;
+        assert_eq!(clock.table_bytes(64 << 20, usize::MAX), 32 << 20);
+        clock.timeout_turn = 5000;
+        assert_eq!(clock.table_bytes(64 << 20, usize::MAX), 64 << 20);
+        assert_eq!(clock.table_bytes(512 << 20, 512 << 20), 512 << 20);
+    }
+
+    #[test]
     fn table_fits_the_memory_limit() {
-        let mut clock = Clock::default();
+        // A turn long enough not to bind.
+        let mut clock = Clock {
+            timeout_turn: 180_000,
+            ..Clock::default()
+        };
         assert_eq!(clock.table_bytes(64 << 20, usize::MAX), 64 << 20);
         // Gomocup's 350 MB: a 256 MiB table beside the fixed needs.
         clock.max_memory = 367_001_600;

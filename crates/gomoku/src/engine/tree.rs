@@ -112,13 +112,18 @@ const IMPROVING: bool = false;
 /// Whether the prunings before the moves (razoring, reverse futility, the null move) and the
 /// fail-high reduction read the table's stored score instead of the static evaluation where the
 /// stored bound says the score lies beyond it (Stockfish's and Rapfi's "ttValue as a better
-/// evaluation"; `--knobs tt-eval=1`; off by default). Mates are never used so.
+/// evaluation"; `--knobs tt-eval=1`; off by default). Mates are never used so. Session 54: 38 of
+/// the mate set's 144 at 1 s, 36-1-63 against Rapfi at 1 s, -0.060 (se 0.043) slot by slot
+/// against v2.22: not kept (BENCHMARKS.md).
 const TT_EVAL: bool = false;
 /// Whether the history is kept as Stockfish and Rapfi keep theirs (`--knobs history-gravity=1`;
 /// off by default): a cut-off adds a bonus to its move and takes it from every move searched
 /// before it at the node, each update pulled towards zero in proportion to the value
 /// ([`HISTORY_RANGE`]), so the history is a bounded, signed success rate. Off: a cut-off adds
-/// `depth^2`, and nothing is taken away.
+/// `depth^2`, and nothing is taken away. Session 54: 40 of the mate set's 144, 43-1-56 against
+/// Rapfi at 1 s (+0.010, se 0.038, against v2.22); with [`HISTORY_REDUCTION`] 45-1-54 and then
+/// 38-1-61 in a second run (83-2-115 over 200, about v2.21-v2.22's 0.413): no gain shows, not
+/// kept.
 const HISTORY_GRAVITY: bool = false;
 /// The bound of the history under [`HISTORY_GRAVITY`].
 const HISTORY_RANGE: i32 = 1 << 16;
@@ -126,6 +131,8 @@ const HISTORY_RANGE: i32 = 1 << 16;
 /// per colour, per cell of the opponent's last stone and per cell, how often a move there has cut
 /// off after a stone there, kept as [`HISTORY_GRAVITY`] keeps the history and added to the order
 /// score as the history is (`--knobs continuation=1`, with `history-gravity=1`; off by default).
+/// Session 54, with gravity and the history reduction: 38-2-60 against Rapfi at 1 s, -0.035
+/// (se 0.038) against v2.22: not kept.
 const CONTINUATION: bool = false;
 /// The per-ply evaluation where none is known.
 const NO_EVAL: i32 = i32::MIN;
@@ -226,7 +233,8 @@ const PV_TABLE_REDUCTION: bool = true;
 /// [`HISTORY_HIGH`] or more. Where that leaves a reduction of -1, the move is searched a ply
 /// deeper than its siblings (Rapfi's reduced searches may also go a ply deeper). Off: with
 /// the three of v2.16 it scored 0.350 against Rapfi at 300 ms where the three alone scored 0.388
-/// (200 games each, session 32).
+/// (200 games each, session 32). `--knobs history-reduction=1` turns it on (session 54: with
+/// [`HISTORY_GRAVITY`], 83-2-115 over two runs of 100 at 1 s against Rapfi, no gain).
 const HISTORY_REDUCTION: bool = false;
 /// The history above which a move is reduced a ply less: a cut-off at depth `d` adds `d^2`.
 const HISTORY_HIGH: i32 = 4096;
