@@ -832,7 +832,8 @@ pub struct Tree {
     /// Per cell of the opponent's last move, per colour to move: the latest reply that cut off
     /// (`u16::MAX`: none).
     counters: Vec<[u16; 2]>,
-    /// The continuation history ([`CONTINUATION`]): at `last * cells + cell`, per colour.
+    /// The continuation history ([`CONTINUATION`]): at `last * cells + cell`, per colour (empty
+    /// unless the knob is on).
     continuation: Vec<[i32; 2]>,
     /// [`COUNTER_MOVES`], a field so that tests can switch it off.
     counter_moves: bool,
@@ -927,7 +928,7 @@ impl Tree {
             history: vec![[0; 2]; size * size],
             killers: vec![[u16::MAX; 2]; MAX_PLY as usize + 2],
             counters: vec![[u16::MAX; 2]; size * size],
-            continuation: vec![[0; 2]; size * size * size * size],
+            continuation: Vec::new(),
             counter_moves: COUNTER_MOVES,
             iir_depth: IIR_DEPTH,
             pv_table_reduction: PV_TABLE_REDUCTION,
@@ -1031,6 +1032,11 @@ impl Tree {
         self.leaf_sample = knobs.leaf_sample;
         self.smooth = knobs.smooth == 1;
         self.history_reduction = knobs.margins.history_reduction;
+        // The continuation history is made only when asked for (size^4 entries).
+        if knobs.margins.continuation && self.continuation.is_empty() {
+            let cells = self.history.len();
+            self.continuation = vec![[0; 2]; cells * cells];
+        }
         self.margins = knobs.margins;
     }
 
@@ -1718,7 +1724,7 @@ impl Tree {
                 best = score;
                 best_move = p;
             }
-            if score < beta && tried_len < tried.len() {
+            if self.margins.history_gravity && score < beta && tried_len < tried.len() {
                 tried[tried_len] = cell as u16;
                 tried_len += 1;
             }
@@ -2176,7 +2182,7 @@ impl Tree {
     /// Where the continuation history after the last stone begins (`None`: [`CONTINUATION`] off
     /// or no stone yet).
     fn continuation_base(&self, pos: &Position) -> Option<usize> {
-        if !self.margins.continuation {
+        if !self.margins.continuation || self.continuation.is_empty() {
             return None;
         }
         let cells = self.history.len();
