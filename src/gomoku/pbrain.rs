@@ -93,7 +93,10 @@ pub struct Args {
     /// `history-reduction`, 1: a reduced late move whose history is 0 or less is reduced a ply
     /// more, one whose history is 4096 or more a ply less (default 0); `continuation`, 1: the move
     /// order adds a history of each move after the opponent's last stone (per cell pair, kept as
-    /// `history-gravity` keeps the history; default 0); default: the engine's own
+    /// `history-gravity` keeps the history; default 0); `futility-depth`, N: reverse futility
+    /// up to depth N (default 6); `move-count`, P: Rapfi's move-count pruning at P percent of
+    /// its count 3 + depth^1.32, at every node but the root once a move escapes a mate, 0: off
+    /// (default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

@@ -157,6 +157,15 @@ const ASPIRATION: i32 = 20;
 const RAZOR: [i32; 4] = [0, 180, 320, 480];
 /// Reverse-futility margin per ply of depth.
 const FUTILITY: i32 = 90;
+/// The deepest node where reverse futility applies (`--knobs futility-depth=N`). Rapfi's
+/// classical search has no such limit (its margin grows with the depth instead).
+const FUTILITY_DEPTH: i32 = 6;
+/// Move-count pruning in Rapfi's form, in percent of its count (`--knobs move-count=P`; 0, the
+/// default: off): at every node but the root, PV and facing nodes included, once a move that
+/// escapes a mate has been found, the moves from the `(3 + depth^1.32) * P / 100`-th on are
+/// skipped, whatever they are (Rapfi prunes so at every depth, halving the count where the
+/// evaluation has not improved).
+const MOVE_COUNT: u16 = 0;
 /// Late-move pruning: moves tried at depth `d` (1..=6) before the unimportant ones are skipped
 /// (3 + d * d / 2).
 const LATE_MOVES: [usize; 7] = [0, 3, 5, 7, 11, 15, 21];
@@ -412,6 +421,10 @@ pub mod knob {
         pub history_reduction: bool,
         /// [`super::CONTINUATION`].
         pub continuation: bool,
+        /// [`super::FUTILITY_DEPTH`].
+        pub futility_depth: i32,
+        /// [`super::MOVE_COUNT`].
+        pub move_count: u16,
     }
 
     impl Default for Margins {
@@ -440,6 +453,8 @@ pub mod knob {
                 history_gravity: super::HISTORY_GRAVITY,
                 history_reduction: super::HISTORY_REDUCTION,
                 continuation: super::CONTINUATION,
+                futility_depth: super::FUTILITY_DEPTH,
+                move_count: super::MOVE_COUNT,
             }
         }
     }
@@ -485,7 +500,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 32] = [
+    pub const NAMES: [&str; 34] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -518,6 +533,8 @@ pub mod knob {
         "history-gravity",
         "history-reduction",
         "continuation",
+        "futility-depth",
+        "move-count",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -585,6 +602,8 @@ pub mod knob {
                 "continuation" => {
                     k.margins.continuation = number::<u8>(name, value, 0..=1)? == 1;
                 }
+                "futility-depth" => k.margins.futility_depth = number(name, value, 0..=64)?,
+                "move-count" => k.margins.move_count = number(name, value, 0..=1000)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -1632,6 +1651,13 @@ impl Tree {
             {
                 continue;
             }
+            if self.margins.move_count > 0
+                && ply > 0
+                && best > -MATE_BOUND
+                && k >= move_count(depth, self.margins.move_count)
+            {
+                continue;
+            }
             if self.switches & switch::PRUNE_NOTHING != 0
                 && !pv
                 && !facing
@@ -1861,7 +1887,7 @@ impl Tree {
             return Some(self.quiesce(pos, alpha, alpha + 1, ply, s, 0));
         }
         // Reverse futility: far above beta near the leaves.
-        if depth <= 6 && eval - self.margins.futility * depth >= beta {
+        if depth <= self.margins.futility_depth && eval - self.margins.futility * depth >= beta {
             return Some(eval);
         }
         // Null move: with no three of the opponent's pending, passing and still failing high
@@ -2354,6 +2380,13 @@ fn reduction(depth: i32, k: usize, pv: bool, divisor: f64) -> i32 {
     } else {
         r
     }
+}
+
+/// The moves a node of `depth` tries under [`MOVE_COUNT`] at `percent` of Rapfi's count
+/// `3 + depth^1.32` (at least one).
+fn move_count(depth: i32, percent: u16) -> usize {
+    let full = 3.0 + f64::from(depth.max(0)).powf(1.32);
+    ((full * f64::from(percent) / 100.0) as usize).max(1)
 }
 
 /// The plies a PV node of `depth` whose table entry was searched to `entry_depth` loses
@@ -2857,6 +2890,15 @@ mod tests {
         assert!(!knob::Margins::default().lmr_important && !knob::Margins::default().improving);
         assert!(knob::parse("lmr-important=2").is_err());
         assert!(knob::parse("improving=2").is_err());
+        let m = knob::parse("futility-depth=64,move-count=50")
+            .unwrap()
+            .margins;
+        assert_eq!((m.futility_depth, m.move_count), (64, 50));
+        assert!(knob::parse("futility-depth=65").is_err());
+        assert_eq!(
+            (move_count(1, 100), move_count(10, 100), move_count(10, 50)),
+            (4, 23, 11)
+        );
         let m = knob::parse("futility=120,razor=50,late-moves=150,breadth=20")
             .unwrap()
             .margins;
@@ -3040,6 +3082,9 @@ mod tests {
             "history-gravity=1",
             "history-gravity=1,history-reduction=1",
             "history-gravity=1,continuation=1",
+            "futility-depth=64",
+            "move-count=100",
+            "move-count=50,futility-depth=64",
         ] {
             let knobs = knob::parse(list).unwrap();
             keeps_the_wins(|tree, on| {
