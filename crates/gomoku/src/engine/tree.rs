@@ -354,6 +354,9 @@ pub mod knob {
         /// The evaluation's style in percent ([`crate::engine::position::Position::set_style`]):
         /// 0, the plain evaluation, by default.
         pub style: i32,
+        /// Added to [`Knobs::style`] when the searching side is White (the sum kept within
+        /// -50..=50); 0 by default.
+        pub white_style: i32,
         /// Every how many of the main thread's stand-pat evaluations a position is kept for
         /// tuning ([`super::Tree::take_leaves`]); 0, none, by default.
         pub leaf_sample: u64,
@@ -486,6 +489,7 @@ pub mod knob {
                 policy_gap: super::POLICY_GAP,
                 cut_reduction: super::CUT_REDUCTION,
                 style: 0,
+                white_style: 0,
                 leaf_sample: 0,
                 smooth: 0,
                 tempo: 0,
@@ -500,7 +504,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 34] = [
+    pub const NAMES: [&str; 35] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -535,6 +539,7 @@ pub mod knob {
         "continuation",
         "futility-depth",
         "move-count",
+        "white-style",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -559,6 +564,7 @@ pub mod knob {
                 "policy-gap" => k.policy_gap = number(name, value, 0..=100_000)?,
                 "cut-reduction" => k.cut_reduction = number(name, value, 0..=4)?,
                 "style" => k.style = number(name, value, -50..=50)?,
+                "white-style" => k.white_style = number(name, value, -50..=50)?,
                 "leaf-sample" => k.leaf_sample = number(name, value, 0..=1_000_000_000)?,
                 "smooth" => k.smooth = number(name, value, 0..=1)?,
                 "tempo" => k.tempo = number(name, value, -50..=50)?,
@@ -899,6 +905,8 @@ pub struct Tree {
     cut_reduction: i32,
     /// The evaluation's style for the searching side ([`knob::Knobs::style`]).
     style: i32,
+    /// What White adds to it ([`knob::Knobs::white_style`]).
+    white_style: i32,
     /// The evaluation's tempo ([`knob::Knobs::tempo`]).
     tempo: i32,
     /// [`LMR_DIVISOR`], a field so that experiments can set it ([`knob`]).
@@ -971,6 +979,7 @@ impl Tree {
             policy_gap: POLICY_GAP,
             cut_reduction: CUT_REDUCTION,
             style: 0,
+            white_style: 0,
             tempo: 0,
             lmr_divisor: LMR_DIVISOR,
             lmr_growth: LMR_GROWTH,
@@ -1019,6 +1028,7 @@ impl Tree {
             policy_gap: self.policy_gap,
             cut_reduction: self.cut_reduction,
             style: self.style,
+            white_style: self.white_style,
             tempo: self.tempo,
             lmr_divisor: self.lmr_divisor,
             lmr_growth: self.lmr_growth,
@@ -1047,6 +1057,7 @@ impl Tree {
         self.policy_gap = knobs.policy_gap;
         self.cut_reduction = knobs.cut_reduction;
         self.style = knobs.style;
+        self.white_style = knobs.white_style;
         self.tempo = knobs.tempo;
         self.leaf_sample = knobs.leaf_sample;
         self.smooth = knobs.smooth == 1;
@@ -1214,7 +1225,12 @@ impl Tree {
         roots: Vec<Point>,
         first_depth: i32,
     ) -> Ranked {
-        pos.set_style(me, self.style);
+        let white = if me == Color::White {
+            self.white_style
+        } else {
+            0
+        };
+        pos.set_style(me, (self.style + white).clamp(-50, 50));
         pos.set_smooth(self.smooth);
         pos.set_tempo(self.tempo);
         let ranked = self.deepen_styled(pos, me, roots, first_depth);
@@ -2835,6 +2851,7 @@ mod tests {
                 policy_gap: 300,
                 cut_reduction: 1,
                 style: -20,
+                white_style: 0,
                 leaf_sample: 0,
                 smooth: 0,
                 tempo: 0,
@@ -3372,6 +3389,37 @@ mod tests {
         let r = tree.iterate_threads(&mut pos, B, roots, None, deadline, 2);
         assert!(start.elapsed() < std::time::Duration::from_secs(2));
         assert!(r.depth >= 1 && pos.stone_count() == 2);
+    }
+
+    #[test]
+    fn white_style_changes_only_whites_searches() {
+        use Color::{Black as B, White as W};
+        // One search a colour at a fixed budget, with and without the knob: the nodes and the
+        // score are the same for Black, and White's differ (its evaluation leans).
+        let run = |list: &str, me: Color, stones: &[(u8, u8, Color)]| {
+            let mut pos = position(15, stones);
+            let mut tree = Tree::new(15, 1 << 20);
+            tree.set_knobs(knob::parse(list).unwrap());
+            let roots = tree.root_moves(&pos, me);
+            let r = tree.iterate(&mut pos, me, roots, Some(60_000), None);
+            assert!(pos.is_consistent());
+            (tree.nodes, r.score)
+        };
+        let white_to_move = [(7, 7, B), (8, 8, W), (6, 8, B), (8, 6, W), (9, 7, B)];
+        let black_to_move = [(7, 7, B), (8, 8, W), (6, 8, B), (8, 6, W)];
+        assert_eq!(
+            run("white-style=-30", B, &black_to_move),
+            run("", B, &black_to_move)
+        );
+        assert_ne!(
+            run("white-style=-30", W, &white_to_move),
+            run("", W, &white_to_move)
+        );
+        // As the same lean given to both colours.
+        assert_eq!(
+            run("white-style=-30", W, &white_to_move),
+            run("style=-30", W, &white_to_move)
+        );
     }
 
     #[test]
