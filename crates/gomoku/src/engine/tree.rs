@@ -1662,7 +1662,7 @@ impl Tree {
                 && !pv
                 && !important_cell(pos, p, s, cell, hint)
                 && !facing
-                && k >= (3 + (f64::from(depth).powf(1.32)) as usize) / (1 + usize::from(worse))
+                && k >= move_count(depth, if worse { 50 } else { 100 })
                 && best > -MATE_BOUND
             {
                 continue;
@@ -2398,8 +2398,9 @@ fn reduction(depth: i32, k: usize, pv: bool, divisor: f64) -> i32 {
     }
 }
 
-/// The moves a node of `depth` tries under [`MOVE_COUNT`] at `percent` of Rapfi's count
-/// `3 + depth^1.32` (at least one).
+/// The moves a node of `depth` tries under [`MOVE_COUNT`] (and
+/// [`switch::MOVE_COUNT_PRUNING`]) at `percent` of Rapfi's count `3 + depth^1.32` (at least
+/// one).
 fn move_count(depth: i32, percent: u16) -> usize {
     let full = 3.0 + f64::from(depth.max(0)).powf(1.32);
     ((full * f64::from(percent) / 100.0) as usize).max(1)
@@ -2916,6 +2917,15 @@ mod tests {
             (move_count(1, 100), move_count(10, 100), move_count(10, 50)),
             (4, 23, 11)
         );
+        // The switch's count (its own formula before session 55), with and without halving.
+        for d in 0..=64 {
+            let full = 3 + f64::from(d).powf(1.32) as usize;
+            assert_eq!(
+                (move_count(d, 100), move_count(d, 50)),
+                (full, full / 2),
+                "{d}"
+            );
+        }
         let m = knob::parse("futility=120,razor=50,late-moves=150,breadth=20")
             .unwrap()
             .margins;
