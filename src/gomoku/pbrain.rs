@@ -97,6 +97,8 @@ pub struct Args {
     /// up to depth N (default 6); `move-count`, P: Rapfi's move-count pruning at P percent of
     /// its count 3 + depth^1.32, at every node but the root once a move escapes a mate, 0: off
     /// (default 0); `white-style`, -50..50: added to `style` when the engine plays White
+    /// (default 0); `correction`, P: correction history, the static evaluation moved by P percent
+    /// of what the search found it missed at nodes with the same stones of either colour, 0: off
     /// (default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,

@@ -86,6 +86,8 @@ pub struct Position {
     /// ([`Position::set_smooth`]).
     smooth: bool,
     hash: u64,
+    /// The Zobrist hash of each colour's stones alone (their XOR is `hash`).
+    colour_hash: [u64; 2],
     /// The moves played, in order.
     moves: Vec<(Point, Color)>,
     /// Moves on the board made by [`Position::make_quick`] (the board's threat set is that of
@@ -156,6 +158,7 @@ impl Position {
             tempo: 0,
             smooth: false,
             hash: 0,
+            colour_hash: [0; 2],
             moves: Vec::new(),
             quick: 0,
             undo: Vec::new(),
@@ -217,6 +220,13 @@ impl Position {
     #[must_use]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The Zobrist hash of `c`'s stones alone (the keys of [`Position::hash`]).
+    #[inline]
+    #[must_use]
+    pub fn colour_hash(&self, c: Color) -> u64 {
+        self.colour_hash[c.index()]
     }
 
     /// The moves played so far.
@@ -497,6 +507,7 @@ impl Position {
         self.board.make(p, c);
         self.moves.push((p, c));
         self.hash ^= zobrist::key(p, c);
+        self.colour_hash[c.index()] ^= zobrist::key(p, c);
         self.update_around(p, false);
     }
 
@@ -512,6 +523,7 @@ impl Position {
         self.quick += 1;
         self.moves.push((p, c));
         self.hash ^= zobrist::key(p, c);
+        self.colour_hash[c.index()] ^= zobrist::key(p, c);
         self.undo.push(Undo {
             totals: self.totals,
             weights: self.weights,
@@ -530,6 +542,7 @@ impl Position {
         self.quick -= 1;
         self.board.probe_unmake(p, c);
         self.hash ^= zobrist::key(p, c);
+        self.colour_hash[c.index()] ^= zobrist::key(p, c);
         let undo = self.undo.pop().expect("a quick make's undo");
         // Newest first (each cell is saved once a make, so the order is only for safety).
         for saved in self.saved.drain(undo.cells_from..).rev() {
@@ -556,6 +569,7 @@ impl Position {
         let (p, c) = self.moves.pop().expect("unmake with no move played");
         self.board.unmake(p);
         self.hash ^= zobrist::key(p, c);
+        self.colour_hash[c.index()] ^= zobrist::key(p, c);
         self.update_around(p, false);
     }
 
@@ -690,6 +704,7 @@ impl Position {
         for &(p, c) in &self.moves {
             fresh.board.make(p, c);
             fresh.hash ^= zobrist::key(p, c);
+            fresh.colour_hash[c.index()] ^= zobrist::key(p, c);
         }
         fresh.moves = self.moves.clone();
         fresh.rescan();
@@ -701,6 +716,7 @@ impl Position {
             && fresh.weights == self.weights
             && fresh.class_sets == self.class_sets
             && fresh.hash == self.hash
+            && fresh.colour_hash == self.colour_hash
     }
 }
 

@@ -166,6 +166,23 @@ const FUTILITY_DEPTH: i32 = 6;
 /// skipped, whatever they are (Rapfi prunes so at every depth, halving the count where the
 /// evaluation has not improved).
 const MOVE_COUNT: u16 = 0;
+
+/// Correction history (Stockfish's, 2023-24; off by default): the static evaluation is moved by
+/// what the search has found it misses in positions with the same stones of one colour. Two
+/// tables per side to move, one keyed by the side to move's stones, one by the opponent's
+/// ([`Position::colour_hash`]); each entry learns the mean of (search score - corrected
+/// evaluation) at the nodes whose best move is quiet, weighted by depth, and the evaluation adds
+/// this many percent of the two entries' mean.
+const CORRECTION: u16 = 0;
+
+/// Entries of each correction table (a power of two).
+const CORRECTION_SLOTS: usize = 1 << 14;
+
+/// Correction entries are in 64ths of an evaluation unit.
+const CORRECTION_GRAIN: i32 = 64;
+
+/// The largest correction an entry holds, in evaluation units.
+const CORRECTION_LIMIT: i32 = 200;
 /// Late-move pruning: moves tried at depth `d` (1..=6) before the unimportant ones are skipped
 /// (3 + d * d / 2).
 const LATE_MOVES: [usize; 7] = [0, 3, 5, 7, 11, 15, 21];
@@ -428,6 +445,8 @@ pub mod knob {
         pub futility_depth: i32,
         /// [`super::MOVE_COUNT`].
         pub move_count: u16,
+        /// [`super::CORRECTION`].
+        pub correction: u16,
     }
 
     impl Default for Margins {
@@ -458,6 +477,7 @@ pub mod knob {
                 continuation: super::CONTINUATION,
                 futility_depth: super::FUTILITY_DEPTH,
                 move_count: super::MOVE_COUNT,
+                correction: super::CORRECTION,
             }
         }
     }
@@ -504,7 +524,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 35] = [
+    pub const NAMES: [&str; 36] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -540,6 +560,7 @@ pub mod knob {
         "futility-depth",
         "move-count",
         "white-style",
+        "correction",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -610,6 +631,7 @@ pub mod knob {
                 }
                 "futility-depth" => k.margins.futility_depth = number(name, value, 0..=64)?,
                 "move-count" => k.margins.move_count = number(name, value, 0..=1000)?,
+                "correction" => k.margins.correction = number(name, value, 0..=400)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -931,6 +953,9 @@ pub struct Tree {
     margins: knob::Margins,
     leaf_count: u64,
     leaves: Vec<Vec<Point>>,
+    /// The correction history ([`CORRECTION`]): four tables of [`CORRECTION_SLOTS`] entries, by
+    /// side to move and by whose stones key them (empty while the knob is off).
+    correction: Vec<i32>,
 }
 
 /// What one iteration of the root search found.
@@ -992,6 +1017,7 @@ impl Tree {
             margins: knob::Margins::default(),
             leaf_count: 0,
             leaves: Vec::new(),
+            correction: Vec::new(),
         }
     }
 
@@ -1041,6 +1067,7 @@ impl Tree {
             margins: self.margins,
             leaf_count: 0,
             leaves: Vec::new(),
+            correction: self.correction.clone(),
         }
     }
 
@@ -1068,6 +1095,47 @@ impl Tree {
             self.continuation = vec![[0; 2]; cells * cells];
         }
         self.margins = knobs.margins;
+        if self.margins.correction > 0 && self.correction.is_empty() {
+            self.correction = vec![0; 4 * CORRECTION_SLOTS];
+        }
+    }
+
+    /// The two correction entries of a node with `s` to move: keyed by `s`'s stones and by the
+    /// opponent's.
+    fn correction_slots(pos: &Position, s: Color) -> [usize; 2] {
+        let base = s.index() * 2 * CORRECTION_SLOTS;
+        let own = (pos.colour_hash(s) >> 40) as usize & (CORRECTION_SLOTS - 1);
+        let theirs = (pos.colour_hash(!s) >> 40) as usize & (CORRECTION_SLOTS - 1);
+        [base + own, base + CORRECTION_SLOTS + theirs]
+    }
+
+    /// The static evaluation `raw` of a node with `s` to move, corrected ([`CORRECTION`]).
+    #[inline]
+    fn corrected(&self, pos: &Position, s: Color, raw: i32) -> i32 {
+        if self.correction.is_empty() || self.margins.correction == 0 {
+            return raw;
+        }
+        let [a, b] = Tree::correction_slots(pos, s);
+        let sum = i64::from(self.correction[a] + self.correction[b]);
+        let c = sum * i64::from(self.margins.correction) / (200 * i64::from(CORRECTION_GRAIN));
+        raw + c as i32
+    }
+
+    /// Teaches the correction of a node with `s` to move that a search of `depth` found its
+    /// score `residual` above the corrected evaluation: each entry moves `depth / 128` (at most
+    /// 1/8) of the way, and stays within [`CORRECTION_LIMIT`].
+    fn correct(&mut self, pos: &Position, s: Color, depth: i32, residual: i32) {
+        if self.correction.is_empty() || self.margins.correction == 0 {
+            return;
+        }
+        let step = residual.clamp(-4 * CORRECTION_LIMIT, 4 * CORRECTION_LIMIT)
+            * CORRECTION_GRAIN
+            * depth.clamp(1, 16)
+            / 128;
+        let limit = CORRECTION_LIMIT * CORRECTION_GRAIN;
+        for i in Tree::correction_slots(pos, s) {
+            self.correction[i] = (self.correction[i] + step).clamp(-limit, limit);
+        }
     }
 
     /// Sets the soft time limit of the next searches: `Some((start, aim))` stops the iterations
@@ -1541,7 +1609,7 @@ impl Tree {
             && !facing
             && !(theirs.four & theirs.three).is_empty();
         let b4f3_important = b4f3 && self.switches & switch::B4F3 != 0;
-        let eval = pos.evaluate(s);
+        let eval = self.corrected(pos, s, pos.evaluate(s));
         self.evals[ply as usize] = eval;
         // Whether the node is worse than its side's previous node (unknown counts as better).
         let worse = self.margins.improving
@@ -1815,6 +1883,21 @@ impl Tree {
         }
         let bound = Bound::of(best, alpha0, beta);
         let best_cell = self.cell(best_move) as u16;
+        // The correction learns from nodes that face no three and whose best move is quiet
+        // (no four), where the score's bound says on which side of the evaluation it lies.
+        if !self.correction.is_empty()
+            && !facing
+            && best.abs() < MATE_BOUND
+            && !pos.class_sets(s).four.contains(best_move)
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best > eval,
+                Bound::Upper => best < eval,
+                Bound::None => false,
+            }
+        {
+            self.correct(pos, s, depth, best - eval);
+        }
         self.store_marked(key, best, ply, best_cell, depth, bound, ttpv);
         self.move_buffers.push(moves);
         best
@@ -2032,7 +2115,7 @@ impl Tree {
             }
             None => {}
         }
-        let stand = pos.evaluate(s);
+        let stand = self.corrected(pos, s, pos.evaluate(s));
         if self.leaf_sample != 0 {
             self.sample_leaf(pos, s);
         }
@@ -3399,6 +3482,56 @@ mod tests {
         let r = tree.iterate_threads(&mut pos, B, roots, None, deadline, 2);
         assert!(start.elapsed() < std::time::Duration::from_secs(2));
         assert!(r.depth >= 1 && pos.stone_count() == 2);
+    }
+
+    /// Correction history: an entry learns the mean residual it is taught and stays within its
+    /// limit, the evaluation moves by the knob's share of it, and the suite's wins are kept.
+    #[test]
+    fn the_correction_follows_the_residuals_and_keeps_the_wins() {
+        let pos = position(
+            15,
+            &[
+                (7, 7, Color::Black),
+                (8, 8, Color::White),
+                (6, 8, Color::Black),
+            ],
+        );
+        let mut tree = Tree::new(15, 1 << 20);
+        assert_eq!(tree.corrected(&pos, Color::White, 17), 17);
+        tree.set_knobs(knob::parse("correction=100").unwrap());
+        assert_eq!(tree.corrected(&pos, Color::White, 17), 17);
+        // Taught that the search finds 40 more than the evaluation, the corrected evaluation
+        // closes in on 57 from below and does not overshoot.
+        let mut last = 17;
+        for _ in 0..200 {
+            let now = tree.corrected(&pos, Color::White, 17);
+            assert!(now >= last && now <= 57, "{now}");
+            tree.correct(&pos, Color::White, 8, 57 - now);
+            last = now;
+        }
+        assert!(last >= 55, "{last}");
+        // The other side to move has tables of its own.
+        assert_eq!(tree.corrected(&pos, Color::Black, 17), 17);
+        // Half the knob, half the correction; far residuals stay within the limit.
+        tree.set_knobs(knob::parse("correction=50").unwrap());
+        let half = tree.corrected(&pos, Color::White, 17) - 17;
+        assert!((half - (last - 17) / 2).abs() <= 1, "{half}");
+        tree.set_knobs(knob::parse("correction=100").unwrap());
+        for _ in 0..1000 {
+            tree.correct(&pos, Color::White, 16, 1_000_000);
+        }
+        assert_eq!(tree.corrected(&pos, Color::White, 0), CORRECTION_LIMIT);
+        // In the search: the tables fill, and the suite's VCFs stay wins.
+        let mut pos = pos.clone();
+        let mut fresh = Tree::new(15, 1 << 20);
+        fresh.set_knobs(knob::parse("correction=100").unwrap());
+        fresh.search(&mut pos, 6, -MATE, MATE, 0, Color::White, true, false);
+        assert!(fresh.correction.iter().any(|&e| e != 0));
+        keeps_the_wins(|tree, on| {
+            if on {
+                tree.set_knobs(knob::parse("correction=100").unwrap());
+            }
+        });
     }
 
     #[test]
