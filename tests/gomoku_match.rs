@@ -807,3 +807,97 @@ for line in sys.stdin:
         assert_eq!(v["mates"].as_u64(), Some(defended), "{brain}");
     }
 }
+
+/// `scripts/gomoku-mates line`: the judge's principal variation (Rapfi's `Bestline`, column
+/// letter and row from 1 at the top) is read as points, and a brain is asked after each prefix of
+/// it; a fake brain that sees the mate at ply 0, the loss at ply 1 and nothing at ply 2 is
+/// counted so, ply by ply.
+#[test]
+fn a_brains_view_along_the_judges_line() {
+    let dir = temp_dir("gomoku-mates-line");
+    let moves: Vec<[u32; 2]> = (0..10).map(|i| [i, 7]).collect();
+    let set = dir.join("set.jsonl");
+    std::fs::write(
+        &set,
+        format!(
+            "{}\n{{\"src\":\"r.jsonl\",\"game\":1,\"plies_before\":0,\"moves\":{}}}\n",
+            r#"{"record":"stonelab gomoku mates","version":1,"size":15,"rule":"freestyle","judge":"j","turn_ms":1,"sources":["r.jsonl"]}"#,
+            serde_json::to_string(&moves).unwrap()
+        ),
+    )
+    .expect("write a set");
+    let fake = |name: &str, body: &str| {
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!(
+                r#"import sys
+stones, board = [], False
+for line in sys.stdin:
+    line = line.strip()
+    if line == "BOARD":
+        board = True
+    elif line == "DONE":
+        board = False
+{body}
+        print("0,0", flush=True)
+    elif board:
+        x, y, _ = line.split(",")
+        stones.append((int(x), int(y)))
+    elif line == "END":
+        break
+"#
+            ),
+        )
+        .expect("write a fake brain");
+        format!("python3 {}", path.display())
+    };
+    let judge = fake(
+        "judge.py",
+        r#"        print("MESSAGE Eval +M9")
+        print("MESSAGE Bestline A1 B1 C3 D1")"#,
+    );
+    let brain = fake(
+        "brain.py",
+        r#"        print("MESSAGE Eval " + {10: "+M5", 11: "-M4"}.get(len(stones), "0"))"#,
+    );
+    let out = std::process::Command::new("scripts/gomoku-mates")
+        .args([
+            "line",
+            "--brain",
+            &brain,
+            "--judge",
+            &judge,
+            "--plies",
+            "2",
+            "--turn-ms",
+            "1",
+            "--judge-ms",
+            "1",
+            "--jobs",
+            "1",
+            "--format",
+            "json",
+        ])
+        .arg(&set)
+        .output()
+        .expect("run scripts/gomoku-mates");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let seen: Vec<u64> = v["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["seen"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seen, [1, 1, 0]);
+    assert_eq!(
+        v["positions"][0]["pv"],
+        serde_json::json!([[0, 0], [1, 0], [2, 2], [3, 0]])
+    );
+    assert_eq!(v["positions"][0]["seen"], serde_json::json!([1, -1, 0]));
+}

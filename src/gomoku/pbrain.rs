@@ -99,7 +99,14 @@ pub struct Args {
     /// (default 0); `white-style`, -50..50: added to `style` when the engine plays White
     /// (default 0); `correction`, P: correction history, the static evaluation moved by P percent
     /// of what the search found it missed at nodes with the same stones of either colour, 0: off
-    /// (default 0); default: the engine's own
+    /// (default 0); `ttm-ext`, 1: the table's move gains 0.25 of a ply at PV nodes and 0.08
+    /// elsewhere, 0.24 more as a four within four cells of the mover's last stone (Rapfi's), the
+    /// hundredths adding up along the line (default 0); `double-se`, M: a singular table's move
+    /// whose rivals stay M more under the bar is extended two plies at non-PV nodes, at most ten
+    /// times a line, 0: off (default 0); `root-reduce`, P: the root's late-move reduction at P
+    /// percent of the inner nodes' (default 100); `root-less`, N: N plies off it after that
+    /// (default 0); `pv-less`, N: N plies more off the reduction at inner PV nodes (default 0);
+    /// default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

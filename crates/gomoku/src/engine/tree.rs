@@ -175,6 +175,38 @@ const MOVE_COUNT: u16 = 0;
 /// this many percent of the two entries' mean.
 const CORRECTION: u16 = 0;
 
+/// Extensions of the table's move in hundredths of a ply, after Rapfi's (off by default;
+/// `--knobs ttm-ext=1`): where no singular test ran, the table's move gains 25 at PV nodes and 8
+/// elsewhere, and 24 more when it makes a four within four cells of the mover's last stone (5
+/// within six). The hundredths add up along the line as a block's extension does.
+const TTM_EXTENSION: bool = false;
+/// The table's move's extension at PV nodes, in hundredths of a ply ([`TTM_EXTENSION`]).
+const TTM_EXT_PV: u8 = 25;
+/// The same at other nodes.
+const TTM_EXT_NON_PV: u8 = 8;
+/// The same for a four near the mover's last stone: within four cells, within six.
+const TTM_EXT_NEAR_FOUR: [u8; 2] = [24, 5];
+
+/// Double singular extension, after Stockfish's and Rapfi's (0, the default: off;
+/// `--knobs double-se=M`): at a non-PV node, a table's move whose singular test leaves every
+/// other move more than M evaluation units under the bar is searched two plies deeper, at most
+/// [`DOUBLE_SE_LIMIT`] times along a line.
+const DOUBLE_SE: u16 = 0;
+/// See [`DOUBLE_SE`].
+const DOUBLE_SE_LIMIT: u8 = 10;
+
+/// The root's late-move reduction in percent of the inner nodes' (`--knobs root-reduce=P`;
+/// 100, the default, the same reduction).
+const ROOT_REDUCE: u16 = 100;
+/// Plies taken off the root's late-move reduction, after the scaling by [`ROOT_REDUCE`]
+/// (`--knobs root-less=N`; 0, the default). Rapfi's root, a PV node on the PV, reduces about
+/// two plies less than its other nodes.
+const ROOT_LESS: u8 = 0;
+/// Plies taken off the late-move reduction at inner PV nodes beyond the one they already lose
+/// (`--knobs pv-less=N`; 0, the default). Rapfi's PV nodes reduce about two plies less than its
+/// others (one for the open window, one for being on the PV).
+const PV_LESS: u8 = 0;
+
 /// Entries of each correction table (a power of two).
 const CORRECTION_SLOTS: usize = 1 << 14;
 
@@ -447,6 +479,16 @@ pub mod knob {
         pub move_count: u16,
         /// [`super::CORRECTION`].
         pub correction: u16,
+        /// [`super::TTM_EXTENSION`].
+        pub ttm_extension: bool,
+        /// [`super::DOUBLE_SE`].
+        pub double_se: u16,
+        /// [`super::ROOT_REDUCE`].
+        pub root_reduce: u16,
+        /// [`super::ROOT_LESS`].
+        pub root_less: u8,
+        /// [`super::PV_LESS`].
+        pub pv_less: u8,
     }
 
     impl Default for Margins {
@@ -478,6 +520,11 @@ pub mod knob {
                 futility_depth: super::FUTILITY_DEPTH,
                 move_count: super::MOVE_COUNT,
                 correction: super::CORRECTION,
+                ttm_extension: super::TTM_EXTENSION,
+                double_se: super::DOUBLE_SE,
+                root_reduce: super::ROOT_REDUCE,
+                root_less: super::ROOT_LESS,
+                pv_less: super::PV_LESS,
             }
         }
     }
@@ -524,7 +571,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 36] = [
+    pub const NAMES: [&str; 41] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -561,6 +608,11 @@ pub mod knob {
         "move-count",
         "white-style",
         "correction",
+        "ttm-ext",
+        "double-se",
+        "root-reduce",
+        "root-less",
+        "pv-less",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -632,6 +684,11 @@ pub mod knob {
                 "futility-depth" => k.margins.futility_depth = number(name, value, 0..=64)?,
                 "move-count" => k.margins.move_count = number(name, value, 0..=1000)?,
                 "correction" => k.margins.correction = number(name, value, 0..=400)?,
+                "ttm-ext" => k.margins.ttm_extension = number::<u8>(name, value, 0..=1)? == 1,
+                "double-se" => k.margins.double_se = number(name, value, 0..=1000)?,
+                "root-reduce" => k.margins.root_reduce = number(name, value, 0..=400)?,
+                "root-less" => k.margins.root_less = number(name, value, 0..=16)?,
+                "pv-less" => k.margins.pv_less = number(name, value, 0..=16)?,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -906,6 +963,8 @@ pub struct Tree {
     /// Per ply: the reply extensions along the line to the node there
     /// ([`knob::Margins::reply_extensions`]).
     extended: Vec<u8>,
+    /// Double singular extensions along the line to each ply ([`DOUBLE_SE`]).
+    doubled: Vec<u8>,
     /// Per ply: the hundredths of a ply of block extension carried along the line to the node
     /// there ([`knob::Margins::block_extension`]).
     credit: Vec<u8>,
@@ -992,6 +1051,7 @@ impl Tree {
             scored_buffer: Vec::new(),
             evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
+            doubled: vec![0; MAX_PLY as usize + 2],
             credit: vec![0; MAX_PLY as usize + 2],
             size,
             nodes: 0,
@@ -1042,6 +1102,7 @@ impl Tree {
             scored_buffer: Vec::new(),
             evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
+            doubled: vec![0; MAX_PLY as usize + 2],
             credit: vec![0; MAX_PLY as usize + 2],
             size: self.size,
             nodes: 0,
@@ -1430,13 +1491,16 @@ impl Tree {
             pos.make_quick(p, me);
             self.extended[1] = 0;
             self.credit[1] = 0;
+            self.doubled[1] = 0;
             let score = if k == 0 {
                 -self.search(pos, depth - 1, -beta, -alpha, 1, !me, true, false)
             } else {
                 // Late root moves are reduced like inner ones, and searched again at full
                 // depth when they beat the best so far.
                 let r = if depth >= 3 && k >= 2 && !important {
-                    reduction(depth, k, false, self.lmr_now).min(depth - 2)
+                    let r = reduction(depth, k, false, self.lmr_now);
+                    let r = r * i32::from(self.margins.root_reduce) / 100;
+                    (r - i32::from(self.margins.root_less)).clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -1546,6 +1610,7 @@ impl Tree {
                 self.extended[ply as usize + 1] = self.extended[ply as usize];
                 let credit = self.credit[ply as usize] + self.margins.block_extension;
                 self.credit[ply as usize + 1] = credit % 100;
+                self.doubled[ply as usize + 1] = self.doubled[ply as usize];
                 // Past the horizon the block leads into the quiescence, as without the knob.
                 let depth = if depth > 0 {
                     depth + i32::from(credit / 100)
@@ -1709,9 +1774,14 @@ impl Tree {
                 continue;
             }
             let mut singular = 0;
+            let mut tested = false;
+            self.doubled[ply as usize + 1] = self.doubled[ply as usize];
             if cell as u16 == hint && depth >= SINGULAR_DEPTH {
-                match self.singular(pos, entry, hint, depth, beta, ply, s) {
-                    Ok(ext) => singular = ext,
+                match self.singular(pos, entry, hint, depth, beta, ply, s, pv) {
+                    Ok(ext) => {
+                        tested = ext.is_some();
+                        singular = ext.unwrap_or(0);
+                    }
                     Err(score) => return score,
                 }
             }
@@ -1782,7 +1852,21 @@ impl Tree {
                 ext = 1;
             }
             self.extended[ply as usize + 1] = line_ext + u8::from(ext > 0);
-            self.credit[ply as usize + 1] = self.credit[ply as usize];
+            // The table's move's extension in hundredths, where no singular test judged it.
+            let mut credit = self.credit[ply as usize];
+            if self.margins.ttm_extension && cell == usize::from(hint) && !tested {
+                credit += if pv { TTM_EXT_PV } else { TTM_EXT_NON_PV };
+                if pos.class_sets(s).four.contains(p) {
+                    let own = pos.moves().iter().rev().find(|x| x.1 == s).map(|x| x.0);
+                    match own.map(|q| chebyshev(p, q)) {
+                        Some(0..=4) => credit += TTM_EXT_NEAR_FOUR[0],
+                        Some(5..=6) => credit += TTM_EXT_NEAR_FOUR[1],
+                        _ => {}
+                    }
+                }
+            }
+            self.credit[ply as usize + 1] = credit % 100;
+            let ext = ext + i32::from(credit / 100);
             // Late moves are reduced, a ply more when far below the best move's order score and
             // more at cut nodes.
             let unreduced = if self.margins.lmr_important {
@@ -1904,8 +1988,9 @@ impl Tree {
     }
 
     /// The singular-extension test of the table's move `hint` at a node of `depth` (see
-    /// [`SINGULAR_DEPTH`]): `Ok(plies)` to add to its depth (1, 0 or -1), or `Err(score)` when the
-    /// node fails high without it (also `Err(0)` when the search was stopped).
+    /// [`SINGULAR_DEPTH`]): `Ok(Some(plies))` to add to its depth (2 with [`DOUBLE_SE`], 1, 0 or
+    /// -1), `Ok(None)` when the table gives no ground for the test, or `Err(score)` when the node
+    /// fails high without it (also `Err(0)` when the search was stopped).
     #[allow(clippy::too_many_arguments)]
     fn singular(
         &mut self,
@@ -1916,14 +2001,15 @@ impl Tree {
         beta: i32,
         ply: i32,
         s: Color,
-    ) -> Result<i32, i32> {
-        let Some(e) = entry else { return Ok(0) };
+        pv: bool,
+    ) -> Result<Option<i32>, i32> {
+        let Some(e) = entry else { return Ok(None) };
         let stored = from_table(e.score, ply);
         if stored.abs() >= MATE_BOUND
             || !matches!(e.bound(), Bound::Lower | Bound::Exact)
             || i32::from(e.depth) < depth - SINGULAR_TABLE_DEPTH
         {
-            return Ok(0);
+            return Ok(None);
         }
         let bar = stored - self.margins.singular_margin * depth;
         self.excluded[ply as usize] = hint;
@@ -1932,13 +2018,23 @@ impl Tree {
         if self.stopped {
             Err(0)
         } else if v < bar {
-            Ok(1)
+            let double = self.margins.double_se;
+            if double > 0
+                && !pv
+                && v < bar - i32::from(double)
+                && self.doubled[ply as usize] < DOUBLE_SE_LIMIT
+            {
+                self.doubled[ply as usize + 1] = self.doubled[ply as usize] + 1;
+                Ok(Some(2))
+            } else {
+                Ok(Some(1))
+            }
         } else if bar >= beta {
             Err(bar)
         } else if stored >= beta {
-            Ok(-1)
+            Ok(Some(-1))
         } else {
-            Ok(0)
+            Ok(Some(0))
         }
     }
 
@@ -1998,6 +2094,7 @@ impl Tree {
             let r = 2 + depth / 4;
             self.extended[ply as usize + 1] = self.extended[ply as usize];
             self.credit[ply as usize + 1] = self.credit[ply as usize];
+            self.doubled[ply as usize + 1] = self.doubled[ply as usize];
             let v = -self.search(
                 pos,
                 depth - 1 - r,
@@ -2041,6 +2138,11 @@ impl Tree {
         let r = match reduce {
             Some(Reduce { extra, less, worse }) if depth >= 3 => {
                 let base = reduction(depth, k, pv, self.lmr_now);
+                let base = if pv {
+                    (base - i32::from(self.margins.pv_less)).max(0)
+                } else {
+                    base
+                };
                 let base = base + i32::from(worse && base > 1);
                 let r = (base + extra).min(depth - 2);
                 if less && r > 0 {
@@ -3376,10 +3478,14 @@ mod tests {
                 depth: 6,
                 ..stored
             };
-            tree.singular(pos, Some(e), stored.best, 6, beta, ply, B)
+            tree.singular(pos, Some(e), stored.best, 6, beta, ply, B, false)
         };
-        assert_eq!(test(&mut tree, &mut pos, stored.score, MATE), Ok(0));
-        assert_eq!(test(&mut tree, &mut pos, 50_000, MATE), Ok(1));
+        assert_eq!(test(&mut tree, &mut pos, stored.score, MATE), Ok(None));
+        assert_eq!(test(&mut tree, &mut pos, 50_000, MATE), Ok(Some(1)));
+        // With the double extension, far above the others is two plies at a non-PV node.
+        tree.set_knobs(knob::parse("double-se=20").unwrap());
+        assert_eq!(test(&mut tree, &mut pos, 50_000, MATE), Ok(Some(2)));
+        tree.set_knobs(knob::parse("none").unwrap());
         assert_eq!(
             test(&mut tree, &mut pos, -50_000, -60_000),
             Err(-50_000 - SINGULAR_MARGIN * 6)
@@ -3532,6 +3638,79 @@ mod tests {
                 tree.set_knobs(knob::parse("correction=100").unwrap());
             }
         });
+    }
+
+    #[test]
+    fn table_move_extensions_deepen_the_tree_and_keep_the_wins() {
+        // A middle-game position searched to a fixed depth: the table's move's extensions
+        // (hundredths adding up to whole plies) and the double singular extension grow the
+        // tree; with both off it is the default's tree.
+        let stones = [
+            (7, 7, Color::Black),
+            (8, 8, Color::White),
+            (6, 8, Color::Black),
+            (8, 6, Color::White),
+            (8, 7, Color::Black),
+            (6, 6, Color::White),
+            (7, 9, Color::Black),
+            (9, 7, Color::White),
+        ];
+        let nodes = |list: &str| {
+            let mut pos = position(15, &stones);
+            let mut tree = Tree::new(15, 1 << 20);
+            tree.set_knobs(knob::parse(list).unwrap());
+            for depth in 1..=9 {
+                tree.search(&mut pos, depth, -MATE, MATE, 0, Color::Black, true, false);
+            }
+            assert!(pos.is_consistent());
+            tree.nodes
+        };
+        let base = nodes("none");
+        assert_eq!(nodes("ttm-ext=0,double-se=0"), base);
+        assert!(nodes("ttm-ext=1") > base, "ttm-ext");
+        assert_ne!(nodes("double-se=5"), base, "double-se");
+        assert!(knob::parse("ttm-ext=2").is_err());
+        assert!(knob::parse("double-se=1001").is_err());
+        keeps_the_wins(|tree, on| {
+            if on {
+                tree.set_knobs(knob::parse("ttm-ext=1,double-se=5").unwrap());
+            }
+        });
+    }
+
+    #[test]
+    fn the_roots_reduction_can_hide_a_quiet_winning_move() {
+        // A middle-game position of a lost 1 s game (docs/tuning/mates-15-freestyle-rapfi1s.jsonl,
+        // after four plies of Rapfi's line): Black's quiet e4 starts a win through White's
+        // counter-fours. With the root's late moves unreduced a fixed budget finds it; `root-less`
+        // past any reduction is the same search.
+        let moves = "h8 g10 h9 h7 g8 i10 j8 i8 j9 i9 i7 j6 i11 j10 f10 h6 f8 h10 k10 g6 e8 d8 \
+                     f6 f9 e11 g9 k11 m11 f5 e9 d5 f7 e5 c5";
+        let grid = crate::parse_position(moves, Some(15))
+            .expect("position")
+            .grid;
+        let run = |list: &str| {
+            let mut pos = Position::new(15, crate::Rule::Freestyle);
+            for p in grid.points() {
+                if let Some(c) = grid.get(p) {
+                    pos.make(p, c);
+                }
+            }
+            let mut tree = Tree::new(15, 1 << 20);
+            tree.set_knobs(knob::parse(list).unwrap());
+            let roots = tree.root_moves(&pos, Color::Black);
+            let r = tree.iterate(&mut pos, Color::Black, roots, Some(600_000), None);
+            assert!(pos.is_consistent());
+            (r.moves[0], r.score, tree.nodes)
+        };
+        let unreduced = run("root-reduce=0");
+        assert_eq!(unreduced.0, Point::new(4, 11), "e4");
+        assert!(unreduced.1 >= MATE_BOUND, "{}", unreduced.1);
+        assert_eq!(run("root-less=16"), unreduced);
+        assert_eq!(run("root-reduce=100,root-less=0,pv-less=0"), run("none"));
+        assert_ne!(run("pv-less=3").2, run("none").2);
+        assert!(knob::parse("root-reduce=401").is_err());
+        assert!(knob::parse("root-less=17").is_err());
     }
 
     #[test]
