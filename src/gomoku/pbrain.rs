@@ -106,7 +106,9 @@ pub struct Args {
     /// times a line, 0: off (default 0); `root-reduce`, P: the root's late-move reduction at P
     /// percent of the inner nodes' (default 100); `root-less`, N: N plies off it after that
     /// (default 0); `pv-less`, N: N plies more off the reduction at inner PV nodes (default 0);
-    /// default: the engine's own
+    /// `root-order`, 1: between iterations only the root moves that raised alpha move up by
+    /// score, the others keep their places (Stockfish's and Rapfi's), 0: all sorted by their
+    /// scores (default 0); default: the engine's own
     #[arg(long, value_name = "LIST", value_parser = stonelab_gomoku::engine::tree::knob::parse)]
     pub knobs: Option<stonelab_gomoku::engine::tree::knob::Knobs>,
     /// The evaluation's weights from this file instead of the compiled-in

@@ -206,6 +206,12 @@ const ROOT_LESS: u8 = 0;
 /// (`--knobs pv-less=N`; 0, the default). Rapfi's PV nodes reduce about two plies less than its
 /// others (one for the open window, one for being on the PV).
 const PV_LESS: u8 = 0;
+/// The root's order between iterations (`--knobs root-order=1`; off by default): as Stockfish and
+/// Rapfi keep it, only the moves that raised alpha (and the first) are ranked by their scores;
+/// the others keep their places, instead of being sorted by the upper bounds their null-window
+/// searches returned, which sends a move refuted once at a shallow reduced depth to the end of
+/// the list, where it is reduced even more.
+const ROOT_ORDER: bool = false;
 
 /// Entries of each correction table (a power of two).
 const CORRECTION_SLOTS: usize = 1 << 14;
@@ -489,6 +495,8 @@ pub mod knob {
         pub root_less: u8,
         /// [`super::PV_LESS`].
         pub pv_less: u8,
+        /// [`super::ROOT_ORDER`].
+        pub root_order: bool,
     }
 
     impl Default for Margins {
@@ -525,6 +533,7 @@ pub mod knob {
                 root_reduce: super::ROOT_REDUCE,
                 root_less: super::ROOT_LESS,
                 pv_less: super::PV_LESS,
+                root_order: super::ROOT_ORDER,
             }
         }
     }
@@ -571,7 +580,7 @@ pub mod knob {
     }
 
     /// Every knob's name, for messages.
-    pub const NAMES: [&str; 41] = [
+    pub const NAMES: [&str; 42] = [
         "lmr-divisor",
         "lmr-growth",
         "policy-gap",
@@ -613,6 +622,7 @@ pub mod knob {
         "root-reduce",
         "root-less",
         "pv-less",
+        "root-order",
     ];
 
     /// The knobs of a comma-separated list of `name=value` (the others at their defaults;
@@ -689,6 +699,7 @@ pub mod knob {
                 "root-reduce" => k.margins.root_reduce = number(name, value, 0..=400)?,
                 "root-less" => k.margins.root_less = number(name, value, 0..=16)?,
                 "pv-less" => k.margins.pv_less = number(name, value, 0..=16)?,
+                "root-order" => k.margins.root_order = number::<u8>(name, value, 0..=1)? == 1,
                 _ => {
                     return Err(format!(
                         "unknown search knob '{name}' (known: {})",
@@ -965,6 +976,9 @@ pub struct Tree {
     extended: Vec<u8>,
     /// Double singular extensions along the line to each ply ([`DOUBLE_SE`]).
     doubled: Vec<u8>,
+    /// The root moves (their places in the iteration's list) that raised alpha in the last root
+    /// iteration, the first included ([`ROOT_ORDER`]).
+    raised: Vec<usize>,
     /// Per ply: the hundredths of a ply of block extension carried along the line to the node
     /// there ([`knob::Margins::block_extension`]).
     credit: Vec<u8>,
@@ -1052,6 +1066,7 @@ impl Tree {
             evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
             doubled: vec![0; MAX_PLY as usize + 2],
+            raised: Vec::new(),
             credit: vec![0; MAX_PLY as usize + 2],
             size,
             nodes: 0,
@@ -1103,6 +1118,7 @@ impl Tree {
             evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             extended: vec![0; MAX_PLY as usize + 2],
             doubled: vec![0; MAX_PLY as usize + 2],
+            raised: Vec::new(),
             credit: vec![0; MAX_PLY as usize + 2],
             size: self.size,
             nodes: 0,
@@ -1445,8 +1461,10 @@ impl Tree {
                 }
                 break;
             }
-            // Stable: ties keep the previous order, so the result is deterministic.
-            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            sort_roots(
+                &mut scored,
+                self.margins.root_order.then_some(&self.raised[..]),
+            );
             roots = scored.iter().map(|&(_, _, p)| p).collect();
             best = (scored[0].0, depth as u32);
             let dropped = previous.is_some_and(|v| scored[0].0 <= v - SCORE_DROP);
@@ -1484,6 +1502,7 @@ impl Tree {
         let mut alpha = lo;
         let beta = hi;
         let mut scored = Vec::with_capacity(roots.len());
+        self.raised.clear();
         for (k, &p) in roots.iter().enumerate() {
             // Read before the move: an occupied cell has no value.
             let important = pos.value(p, me) >= self.margins.important
@@ -1519,6 +1538,9 @@ impl Tree {
                 break;
             }
             scored.push((score, k, p));
+            if k == 0 || score > alpha {
+                self.raised.push(k);
+            }
             alpha = alpha.max(score);
             if alpha >= beta {
                 break;
@@ -2574,6 +2596,25 @@ fn lmr_divisor_for(base: f64, growth: f64, time: Option<Duration>) -> f64 {
 /// Late-move reduction for the `k`-th move at `depth`: grows with the log of both, divided by
 /// `divisor` ([`LMR_DIVISOR`]).
 #[inline]
+/// Sorts an iteration's root moves `(score, place, move)` for the next: by score, ties in their
+/// places (stable, so the result is deterministic); with `raised` ([`ROOT_ORDER`]) only the moves
+/// at those places are ranked by score, ahead of the others, which keep their places.
+fn sort_roots(scored: &mut [(i32, usize, Point)], raised: Option<&[usize]>) {
+    match raised {
+        None => scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1))),
+        Some(raised) => {
+            scored.sort_by(
+                |a, b| match (raised.contains(&a.1), raised.contains(&b.1)) {
+                    (true, true) => b.0.cmp(&a.0).then(a.1.cmp(&b.1)),
+                    (true, false) => std::cmp::Ordering::Less,
+                    (false, true) => std::cmp::Ordering::Greater,
+                    (false, false) => a.1.cmp(&b.1),
+                },
+            )
+        }
+    }
+}
+
 fn reduction(depth: i32, k: usize, pv: bool, divisor: f64) -> i32 {
     let r = (f64::from(depth).ln() * (k as f64).ln() / divisor) as i32;
     if pv {
@@ -3711,6 +3752,30 @@ mod tests {
         assert_ne!(run("pv-less=3").2, run("none").2);
         assert!(knob::parse("root-reduce=401").is_err());
         assert!(knob::parse("root-less=17").is_err());
+    }
+
+    #[test]
+    fn the_root_order_moves_only_the_moves_that_raised_alpha() {
+        let p = |x| Point::new(x, 0);
+        let scored = vec![
+            (10, 0, p(0)),
+            (5, 1, p(1)),
+            (30, 2, p(2)),
+            (-100, 3, p(3)),
+            (20, 4, p(4)),
+            (5, 5, p(5)),
+        ];
+        let order = |raised: Option<&[usize]>| {
+            let mut s = scored.clone();
+            sort_roots(&mut s, raised);
+            s.iter().map(|m| m.2.x).collect::<Vec<_>>()
+        };
+        // By the scores (upper bounds for all but the moves that raised alpha), ties in place.
+        assert_eq!(order(None), [2, 4, 0, 1, 5, 3]);
+        // The first move and the one that raised alpha by score; the rest where they were.
+        assert_eq!(order(Some(&[0, 2])), [2, 0, 1, 3, 4, 5]);
+        assert!(knob::parse("root-order=1").unwrap().margins.root_order);
+        assert!(knob::parse("root-order=2").is_err());
     }
 
     #[test]
