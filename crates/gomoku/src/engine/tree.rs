@@ -3749,7 +3749,23 @@ mod tests {
         assert!(unreduced.1 >= MATE_BOUND, "{}", unreduced.1);
         assert_eq!(run("root-less=16"), unreduced);
         assert_eq!(run("root-reduce=100,root-less=0,pv-less=0"), run("none"));
-        assert_ne!(run("pv-less=3").2, run("none").2);
+        // `pv-less` reshapes the PV nodes' subtrees of a fixed-depth search.
+        let fixed = |list: &str| {
+            let mut pos = Position::new(15, crate::Rule::Freestyle);
+            for p in grid.points() {
+                if let Some(c) = grid.get(p) {
+                    pos.make(p, c);
+                }
+            }
+            let mut tree = Tree::new(15, 1 << 20);
+            tree.set_knobs(knob::parse(list).unwrap());
+            for depth in 1..=7 {
+                tree.search(&mut pos, depth, -MATE, MATE, 0, Color::Black, true, false);
+            }
+            tree.nodes
+        };
+        assert_ne!(fixed("pv-less=3"), fixed("none"));
+        assert_eq!(fixed("pv-less=0"), fixed("none"));
         assert!(knob::parse("root-reduce=401").is_err());
         assert!(knob::parse("root-less=17").is_err());
     }
