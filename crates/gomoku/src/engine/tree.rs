@@ -3730,7 +3730,8 @@ mod tests {
         let grid = crate::parse_position(moves, Some(15))
             .expect("position")
             .grid;
-        let run = |list: &str| {
+        // The position and a fresh tree with the knobs of `list`.
+        let setup = |list: &str| {
             let mut pos = Position::new(15, crate::Rule::Freestyle);
             for p in grid.points() {
                 if let Some(c) = grid.get(p) {
@@ -3739,6 +3740,10 @@ mod tests {
             }
             let mut tree = Tree::new(15, 1 << 20);
             tree.set_knobs(knob::parse(list).unwrap());
+            (pos, tree)
+        };
+        let run = |list: &str| {
+            let (mut pos, mut tree) = setup(list);
             let roots = tree.root_moves(&pos, Color::Black);
             let r = tree.iterate(&mut pos, Color::Black, roots, Some(600_000), None);
             assert!(pos.is_consistent());
@@ -3751,14 +3756,7 @@ mod tests {
         assert_eq!(run("root-reduce=100,root-less=0,pv-less=0"), run("none"));
         // `pv-less` reshapes the PV nodes' subtrees of a fixed-depth search.
         let fixed = |list: &str| {
-            let mut pos = Position::new(15, crate::Rule::Freestyle);
-            for p in grid.points() {
-                if let Some(c) = grid.get(p) {
-                    pos.make(p, c);
-                }
-            }
-            let mut tree = Tree::new(15, 1 << 20);
-            tree.set_knobs(knob::parse(list).unwrap());
+            let (mut pos, mut tree) = setup(list);
             for depth in 1..=7 {
                 tree.search(&mut pos, depth, -MATE, MATE, 0, Color::Black, true, false);
             }
