@@ -151,7 +151,7 @@ fn positions_of(game: &GameRecord) -> anyhow::Result<Vec<TrainingPosition>> {
             let mut candidates: Vec<Features> = Vec::new();
             let mut index = None;
             for p in board.legal_moves().iter() {
-                if pb.is_eye_of(p, to_move) {
+                if pb.is_eye_to_keep(p, to_move) {
                     continue;
                 }
                 if p == played {

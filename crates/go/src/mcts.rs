@@ -24,7 +24,8 @@
 //! 1 + [`AMAF_DISTANCE`] times in its AMAF statistics; before, MoGo's schedule
 //! `β = sqrt(K / (3n + K))` with `K` = [`RAVE_EQUIVALENCE`], `C` = [`EXPLORATION`] and every AMAF
 //! move counted once ([`TreePolicy::MOGO`]). A node is expanded after [`EXPAND_AFTER`] visits; its
-//! children are the legal moves that do not fill an own rule-2/4 eye, plus a pass. Two passes in
+//! children are the legal moves that do not fill an own rule-2/4 eye (an eye next to an own chain in
+//! atari stays: rule 2/4 also counts false eyes that join two chains), plus a pass. Two passes in
 //! the tree do not end the game there: the playout after them plays on, so stones that cannot
 //! live are captured before the area count, as a referee that removes dead stones would see it
 //! (scoring the board as it stands would make the search pass with dead stones on the board).
@@ -385,7 +386,7 @@ pub fn search_reusing(
     let mut root_moves: Vec<Move> = board
         .legal_moves()
         .iter()
-        .filter(|&p| !root.is_eye_of(p, to_move))
+        .filter(|&p| !root.is_eye_to_keep(p, to_move))
         .map(Move::Play)
         .collect();
     root_moves.push(Move::Pass);
@@ -996,14 +997,15 @@ impl Tree {
         }
     }
 
-    /// The children of a leaf at `board`: its legal moves that fill no own eye, and a pass.
+    /// The children of a leaf at `board`: its legal moves that fill no own eye (but an eye next to
+    /// an own chain in atari: [`PlayoutBoard::is_eye_to_keep`]), and a pass.
     fn expansion(&self, board: &PlayoutBoard) -> Vec<Node> {
         let to_move = board.to_move();
         let last = (self.last_stone(), self.last_stone2());
         let points: Vec<Point> = board
             .geometry()
             .points()
-            .filter(|&p| board.is_legal(p) && !board.is_eye_of(p, to_move))
+            .filter(|&p| board.is_legal(p) && !board.is_eye_to_keep(p, to_move))
             .collect();
         self.children(board, &points, last, false)
     }
@@ -1261,6 +1263,20 @@ mod tests {
             assert_eq!(pb.stones(c), board.stones(c));
         }
         assert_eq!(pb.to_move(), Color::White);
+    }
+
+    /// White's lower chain is in atari at D4, a point rule 2/4 counts as White's eye (two White
+    /// and two Black diagonals) that joins it to the upper chain: the tree has it among its moves
+    /// and plays it (before session 58 it left every own rule-2/4 eye out, and lost the chain).
+    #[test]
+    fn the_tree_fills_a_false_eye_to_save_a_chain() {
+        let mut setup: Setup = ".......\n.......\n..XOO..\n.XO.O..\n.XOOX..\n..XX...\n.......\n"
+            .parse()
+            .unwrap();
+        setup.to_move = Color::White;
+        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let result = search(&board, 0, &config(2000, 1));
+        assert_eq!(result.best, Move::Play(Point::new(3, 3)));
     }
 
     #[test]

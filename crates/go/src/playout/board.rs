@@ -280,6 +280,19 @@ impl PlayoutBoard {
         self.colour[s] == EMPTY && self.is_eye(s, code(c))
     }
 
+    /// Whether `p` is an eye of `c` ([`PlayoutBoard::is_eye_of`]) that `c` never needs to fill:
+    /// no chain of `c` next to it is in atari. Rule 2/4 counts a point with two own and two
+    /// opposing diagonals as an eye, yet when its own neighbours are two chains, filling it is
+    /// what joins a chain in atari to the other (the eye is false); the tree keeps that move.
+    pub fn is_eye_to_keep(&self, p: Point, c: Color) -> bool {
+        let s = self.slot(p);
+        self.is_eye_of(p, c)
+            && self
+                .neighbours(s)
+                .iter()
+                .all(|&q| self.colour[q] != code(c) || !self.in_atari(self.root(q)))
+    }
+
     #[inline]
     pub(super) fn take_empty(&mut self, s: usize) {
         let i = self.empty_at[s] as usize;

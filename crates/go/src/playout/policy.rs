@@ -798,8 +798,11 @@ impl PlayoutBoard {
                     break;
                 }
             }
-            // Extend, when that gives two liberties or more and no ladder catches the chain.
-            if lib == ko || self.is_eye(lib, me) {
+            // Extend, when that gives two liberties or more and no ladder catches the chain. An
+            // own eye is a liberty like any other here: the chain's own eye cannot be filled (it
+            // is its last liberty), but a false eye that rule 2/4 counts (two own and two
+            // opposing diagonals) joins it to the chain on the other side.
+            if lib == ko {
                 continue;
             }
             if self.extension_escapes(q, lib) {
@@ -880,6 +883,36 @@ mod tests {
         // Without B4 the ladder along the edge catches it: no tactical reply (a random move).
         let b = from_diagram(".....\n.....\n.....\nXO...\nXO...\n", Color::Black);
         assert_eq!(b.reply(b.slot(Point::new(3, 1))), None);
+    }
+
+    /// Two White chains meet at D4 (row 3, column 3), whose diagonals are two White stones and
+    /// two Black ones: rule 2/4 counts it as White's eye, but the lower chain is in atari there
+    /// and filling it joins the two. The playouts' save reply plays it, and the tree keeps it
+    /// among its moves (in a lost 9x9 game against Pachi the engine counted such a chain dead).
+    #[test]
+    fn a_false_eye_that_joins_a_chain_in_atari_is_filled() {
+        let diagram = ".......\n.......\n..XOO..\n.XO.O..\n.XOOX..\n..XX...\n.......\n";
+        let b = from_diagram(diagram, Color::White);
+        let eye = Point::new(3, 3);
+        assert!(b.is_eye_of(eye, Color::White), "rule 2/4 sees an eye");
+        assert!(
+            !b.is_eye_to_keep(eye, Color::White),
+            "the chain in atari needs it"
+        );
+        // Black's last stone D2 (row 5, column 3): White saves the chain in atari by the join.
+        assert_eq!(b.reply(b.slot(Point::new(5, 3))), Some(b.slot(eye)));
+        // Without the atari (a liberty at B3, row 4, column 1) the eye is one to keep.
+        let freed = ".......\n.......\n..XOO..\n.XO.O..\n..OOX..\n..XX...\n.......\n";
+        let b = from_diagram(freed, Color::White);
+        assert!(b.is_eye_to_keep(eye, Color::White));
+        assert_eq!(b.reply(b.slot(Point::new(5, 3))), None);
+        // A chain's own eye is never filled to save it: the point is its last liberty.
+        let own = "XXXXX.\nXOOOX.\nXO.OX.\nXOOOX.\nXXXXX.\n......\n";
+        let b = from_diagram(own, Color::White);
+        assert!(b.is_eye_of(Point::new(2, 2), Color::White));
+        assert!(!b.is_eye_to_keep(Point::new(2, 2), Color::White));
+        assert!(!b.is_legal(Point::new(2, 2)));
+        assert_eq!(b.reply(b.slot(Point::new(4, 2))), None);
     }
 
     #[test]
