@@ -498,6 +498,8 @@ fn fuzz_gtp_sessions() {
             tree_policy: stonelab_go::mcts::TreePolicy::default(),
             second_last_shapes: false,
             nakade: false,
+            ko_fights: true,
+            local_rate: 50,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

@@ -11,6 +11,7 @@ pub mod fitmodel;
 pub mod gtp;
 pub mod matches;
 pub mod perft;
+pub mod playouterr;
 pub mod query;
 pub mod replay;
 pub mod selfplay;
@@ -42,6 +43,9 @@ pub enum Command {
     Selfplay(selfplay::Args),
     /// Fit the learned move model (pattern and tactical gammas) to self-play records
     FitModel(fitmodel::Args),
+    /// Measure how well the search's playouts judge positions, against a judge's values
+    /// (the judge cache of scripts/go-probe)
+    PlayoutError(playouterr::Args),
 }
 
 /// The checks every command that writes files or starts threads makes, for `go solve`: `--out`
@@ -78,6 +82,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Match(args) => matches::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::FitModel(args) => fitmodel::run(args),
+        Command::PlayoutError(args) => playouterr::run(args),
     }
 }
 
@@ -106,6 +111,34 @@ pub fn check_model_weight(w: f64) -> anyhow::Result<()> {
         anyhow::bail!("--model-weight must be from 0 to 10000 (got {w})");
     }
     Ok(())
+}
+
+/// The playouts' move choice beyond the defaults, as `go gtp` and `go playout-error` take it
+/// ([`stonelab_go::mcts::SearchConfig`]).
+#[derive(clap::Args, Clone, Debug)]
+pub struct PlayoutArgs {
+    /// Playouts fight chains of two liberties around the opponent's last stone: an atari that
+    /// catches the last stone's chain in a ladder, or the defence of an own chain that one would
+    /// catch
+    #[arg(long = "two-liberties", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub two_liberties: bool,
+    /// Playouts draw their 3x3 shapes around the engine's own previous stone too, not only
+    /// around the opponent's last (Pachi's second-last-move patterns)
+    #[arg(long = "second-last-shapes", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub second_last_shapes: bool,
+    /// Playouts play the vital point of a small eye space (three to six points, bounded by the
+    /// opponent's stones and the edge) next to the opponent's last stone (Pachi's nakade check)
+    #[arg(long = "nakade", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub nakade: bool,
+    /// Playouts fight kos: for three moves after a ko capture, once the ban is lifted, the side
+    /// to move retakes or fills the ko in 40% of its turns (Pachi's ko check)
+    #[arg(long = "ko-fights", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub ko_fights: bool,
+    /// Percentage (0 to 100) of the playout moves that try the local answers after the capture
+    /// and save replies (ko fights, two-liberty fights, last good reply, nakade, 3x3 shapes);
+    /// the others go straight to the random choice
+    #[arg(long = "local-rate", value_name = "P", default_value_t = 100, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub local_rate: u32,
 }
 
 /// The tree's selection rule, as `go gtp` and `go selfplay` take it

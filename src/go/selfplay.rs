@@ -245,6 +245,8 @@ fn play_game(
             tree_policy: policy,
             second_last_shapes: false,
             nakade: false,
+            ko_fights: false,
+            local_rate: 100,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

@@ -173,6 +173,14 @@ pub const PRIOR_THIRD_LINE: (u16, u16) = (10, 10);
 /// with the model in place of the hand-set priors ([`SearchConfig::hand_priors`] false).
 pub const PRIOR_MODEL: f64 = 200.0;
 
+/// With [`SearchConfig::ko_fights`]: for how many moves after a ko capture the playouts go back
+/// to the ko (Pachi's `koage`).
+pub const KO_FIGHT_MOVES: usize = 3;
+
+/// With [`SearchConfig::ko_fights`]: in what percentage of the turns they may, the playouts
+/// retake or fill the ko (Pachi's `korate`).
+pub const KO_FIGHT_PERCENT: u32 = 40;
+
 /// What one search is asked to do.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
@@ -218,6 +226,15 @@ pub struct SearchConfig {
     /// The playouts play the vital point of a small eye space next to the opponent's last stone
     /// ([`PlayoutBoard::nakade_reply`]).
     pub nakade: bool,
+    /// The playouts fight kos: for [`KO_FIGHT_MOVES`] moves after a ko capture, once the ban is
+    /// lifted, the side to move retakes (or fills) the ko in [`KO_FIGHT_PERCENT`] of its turns
+    /// (Pachi's ko check), instead of leaving the ko to the random choice.
+    pub ko_fights: bool,
+    /// The percentage (0 to 100) of the playout moves that try the local answers after the
+    /// capture and save replies (ko fights, two-liberty fights, last good reply, nakade, the 3x3
+    /// shapes); the others go from those replies straight to the random choice
+    /// ([`PolicyOptions::skip_local`]). 100: every move tries them.
+    pub local_rate: u32,
     /// The hand-set priors ([`PRIOR_CAPTURE_ONE`] and after) besides [`PRIOR_EVEN`] and the
     /// model's below the root; without them (false) and with a model a child starts from the
     /// even prior and the model's alone, as Pachi's children start from its pattern prior. The
@@ -341,6 +358,37 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
     search_reusing(board, passes, config, None).0
 }
 
+/// The side to move's win rate at `board` (after `passes` passes in a row) over `playouts` of the
+/// search's playouts under `config` (its komi, seed and playout settings; nothing of the tree):
+/// the value a leaf of the search starts from. `stonelab go playout-error` measures it against a
+/// judge's values.
+#[must_use]
+pub fn playout_value(board: &Board, passes: u32, config: &SearchConfig, playouts: u64) -> f64 {
+    let root = playout_board(board);
+    let mut tree = Tree::new(
+        root.clone(),
+        passes,
+        last_stones(board),
+        config.komi,
+        config.seed,
+        None,
+    );
+    tree.configure_playouts(config);
+    let mut scratch = root;
+    let mut black = 0.0;
+    for _ in 0..playouts {
+        scratch.copy_from(&tree.root);
+        tree.seq.clear();
+        black += f64::from(tree.play_out(&mut scratch, passes));
+    }
+    let black = black / playouts.max(1) as f64;
+    if board.to_move() == Color::Black {
+        black
+    } else {
+        1.0 - black
+    }
+}
+
 /// The trees of a finished search, kept to start the next search of the same game from
 /// ([`search_reusing`]).
 pub struct Reuse {
@@ -453,15 +501,7 @@ pub fn search_reusing(
                             *nodes = tree.root_nodes(root_moves);
                         }
                     }
-                    if let (Some(model), Some(remote)) = (&config.model, config.playout_remote) {
-                        tree.weights = Some(model.playout_weights(remote));
-                    }
-                    if config.last_good_reply {
-                        tree.lgr = Some(vec![PASS; 2 * BITS]);
-                    }
-                    tree.two_liberties = config.two_liberties;
-                    tree.second_last_shapes = config.second_last_shapes;
-                    tree.nakade = config.nakade;
+                    tree.configure_playouts(config);
                     tree.max_nodes = MAX_NODES * (threads / trees);
                     tree.policy = config.tree_policy;
 
@@ -688,6 +728,10 @@ struct Tree {
     second_last_shapes: bool,
     /// [`SearchConfig::nakade`].
     nakade: bool,
+    /// [`SearchConfig::ko_fights`].
+    ko_fights: bool,
+    /// 100 less [`SearchConfig::local_rate`].
+    skip_local: u32,
     /// The most nodes of the tree: [`MAX_NODES`] for each thread that grows it.
     max_nodes: usize,
     /// [`SearchConfig::tree_policy`].
@@ -737,6 +781,8 @@ impl Tree {
             two_liberties: false,
             second_last_shapes: false,
             nakade: false,
+            ko_fights: false,
+            skip_local: 0,
             max_nodes: MAX_NODES,
             policy: TreePolicy::default(),
             komi,
@@ -928,10 +974,34 @@ impl Tree {
         }
         nodes[node].visits += 1;
         drop(nodes);
-        // Playout (after two passes in the tree it plays on: see the module docs).
+        let black = self.play_out(board, passes);
+        self.backup(&mut lock(arena), black);
+    }
+
+    /// The playout settings of `config` (everything but the tree's).
+    fn configure_playouts(&mut self, config: &SearchConfig) {
+        if let (Some(model), Some(remote)) = (&config.model, config.playout_remote) {
+            self.weights = Some(model.playout_weights(remote));
+        }
+        if config.last_good_reply {
+            self.lgr = Some(vec![PASS; 2 * BITS]);
+        }
+        self.two_liberties = config.two_liberties;
+        self.second_last_shapes = config.second_last_shapes;
+        self.nakade = config.nakade;
+        self.ko_fights = config.ko_fights;
+        self.skip_local = 100 - config.local_rate.min(100);
+    }
+
+    /// The playout from `board`, reached by the moves in `seq` after `passes` passes in a row,
+    /// to the end of the game (after two passes in the tree it plays on: see the module docs);
+    /// Black's result (1 a win, 0.5 a tie, 0 a loss). Updates the last good replies.
+    fn play_out(&mut self, board: &mut PlayoutBoard, mut passes: u32) -> f32 {
         if passes >= 2 {
             passes = 0;
         }
+        // The last ko seen in the playout: its point and the move number of the capture.
+        let mut ko_seen = board.ko().map(|k| (k, self.seq.len()));
         while passes < 2 && self.seq.len() < self.cap {
             let color = board.to_move();
             let last = self.last_stone();
@@ -953,9 +1023,26 @@ impl Tree {
                     None
                 },
                 nakade: self.nakade,
+                ko_retake: match ko_seen {
+                    Some((k, at))
+                        if self.ko_fights
+                            && board.ko().is_none()
+                            && self.seq.len() - at < KO_FIGHT_MOVES
+                            && self.rng.below(100) < KO_FIGHT_PERCENT =>
+                    {
+                        Some(k)
+                    }
+                    _ => None,
+                },
+                skip_local: self.skip_local,
             };
             let mv = board.policy_move_with(&mut self.rng, last, &options);
             board.play(mv);
+            if self.ko_fights {
+                if let Some(k) = board.ko() {
+                    ko_seen = Some((k, self.seq.len() + 1));
+                }
+            }
             let mv = encode(mv);
             passes = if mv == PASS { passes + 1 } else { 0 };
             self.seq.push((mv, color));
@@ -971,7 +1058,7 @@ impl Tree {
         if score != 0.0 {
             self.remember_replies(score > 0.0);
         }
-        self.backup(&mut lock(arena), black);
+        black
     }
 
     /// Last good reply's update after a playout that `black_won` or not (see
@@ -1197,6 +1284,8 @@ mod tests {
             tree_policy: TreePolicy::default(),
             second_last_shapes: false,
             nakade: false,
+            ko_fights: false,
+            local_rate: 100,
         }
     }
 

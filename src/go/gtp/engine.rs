@@ -93,6 +93,10 @@ pub struct SearchLimits {
     pub second_last_shapes: bool,
     /// The playouts' nakade reply ([`mcts::SearchConfig::nakade`]).
     pub nakade: bool,
+    /// Ko fights in the playouts ([`mcts::SearchConfig::ko_fights`]).
+    pub ko_fights: bool,
+    /// The share of playout moves that try the local answers ([`mcts::SearchConfig::local_rate`]).
+    pub local_rate: u32,
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -353,6 +357,8 @@ impl Engine {
             tree_policy: self.limits.tree_policy,
             second_last_shapes: self.limits.second_last_shapes,
             nakade: self.limits.nakade,
+            ko_fights: self.limits.ko_fights,
+            local_rate: self.limits.local_rate,
             hand_priors: self.limits.hand_priors,
         };
         mcts::search(&board, passes, &config)
@@ -491,6 +497,8 @@ impl Engine {
             tree_policy: self.limits.tree_policy,
             second_last_shapes: self.limits.second_last_shapes,
             nakade: self.limits.nakade,
+            ko_fights: self.limits.ko_fights,
+            local_rate: self.limits.local_rate,
             hand_priors: self.limits.hand_priors,
         };
         let result = if self.limits.tree_reuse {

@@ -84,24 +84,13 @@ pub struct Args {
     /// stone in a won playout is tried again as the answer to it
     #[arg(long = "last-good-reply", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub last_good_reply: bool,
-    /// Playouts fight chains of two liberties around the opponent's last stone: an atari that
-    /// catches the last stone's chain in a ladder, or the defence of an own chain that one would
-    /// catch
-    #[arg(long = "two-liberties", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
-    pub two_liberties: bool,
     /// Michi's hand-set priors (captures, shapes, nearness to the last move, ...) next to the
     /// model's; false (the default) leaves a new child the even prior and the model's alone.
     /// Without a model (--model none) the hand-set priors always apply
     #[arg(long = "hand-priors", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub hand_priors: bool,
-    /// Playouts draw their 3x3 shapes around the engine's own previous stone too, not only
-    /// around the opponent's last (Pachi's second-last-move patterns)
-    #[arg(long = "second-last-shapes", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
-    pub second_last_shapes: bool,
-    /// Playouts play the vital point of a small eye space (three to six points, bounded by the
-    /// opponent's stones and the edge) next to the opponent's last stone (Pachi's nakade check)
-    #[arg(long = "nakade", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
-    pub nakade: bool,
+    #[command(flatten)]
+    pub playout: crate::go::PlayoutArgs,
     #[command(flatten)]
     pub tree: crate::go::TreePolicyArgs,
 }
@@ -133,11 +122,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tree_reuse: args.tree_reuse,
         fresh_seed: args.fresh_seed,
         last_good_reply: args.last_good_reply,
-        two_liberties: args.two_liberties,
+        two_liberties: args.playout.two_liberties,
         hand_priors: args.hand_priors,
         tree_policy,
-        second_last_shapes: args.second_last_shapes,
-        nakade: args.nakade,
+        second_last_shapes: args.playout.second_last_shapes,
+        nakade: args.playout.nakade,
+        ko_fights: args.playout.ko_fights,
+        local_rate: args.playout.local_rate,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -767,6 +758,8 @@ mod tests {
             tree_policy: stonelab_go::mcts::TreePolicy::default(),
             second_last_shapes: false,
             nakade: false,
+            ko_fights: false,
+            local_rate: 100,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)

@@ -79,6 +79,15 @@ pub struct PolicyOptions<'a> {
     /// The vital point of a small eye space that the opponent's last stone borders
     /// ([`PlayoutBoard::nakade_reply`]), tried before the shapes.
     pub nakade: bool,
+    /// A ko point to retake or fill before anything else, when the side to move may play it
+    /// (legal, no own eye, no big self-atari): the ko fights of [`crate::mcts`].
+    pub ko_retake: Option<Point>,
+    /// In this percentage of the moves (0 to 100) the policy goes from the capture and save
+    /// replies straight to the random choice, as [`PlayoutBoard::tactical_move`] does, skipping
+    /// the ko, the two-liberty fights, the suggested move, the nakade and the shapes: playouts
+    /// that answer every stone locally keep fighting where the last stones fell, and judge the
+    /// rest of the board worse (see [`crate::mcts::SearchConfig::local_rate`]).
+    pub skip_local: u32,
 }
 
 impl PlayoutBoard {
@@ -164,6 +173,18 @@ impl PlayoutBoard {
         last: Option<Point>,
         options: &PolicyOptions<'_>,
     ) -> Move {
+        if options.skip_local > 0 && rng.below(100) < options.skip_local {
+            return self.tactical_move(rng, last);
+        }
+        if let Some(k) = options
+            .ko_retake
+            .filter(|&k| self.geometry.mask().contains(k))
+        {
+            let s = self.slot(k);
+            if self.colour[s] == EMPTY && self.playable(s, code(self.to_move)) {
+                return Move::Play(k);
+            }
+        }
         if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
             let l = self.slot(p);
             if let Some(s) = self.reply(l) {
@@ -913,6 +934,42 @@ mod tests {
         assert!(!b.is_eye_to_keep(Point::new(2, 2), Color::White));
         assert!(!b.is_legal(Point::new(2, 2)));
         assert_eq!(b.reply(b.slot(Point::new(4, 2))), None);
+    }
+
+    #[test]
+    fn a_ko_is_retaken_when_the_ban_is_lifted() {
+        // White's B2 (row 1, column 1) takes the black stone C2 (row 1, column 2): a ko.
+        let mut b = from_diagram(".XO..\nX.XO.\n.XO..\n.....\n.....\n", Color::White);
+        let (take, retake) = (Point::new(1, 1), Point::new(1, 2));
+        b.play(Move::Play(take));
+        assert_eq!(b.ko(), Some(retake));
+        let options = PolicyOptions {
+            ko_retake: Some(retake),
+            ..PolicyOptions::default()
+        };
+        // Black may not retake at once: the ko point is never drawn then.
+        for seed in 0..50 {
+            let mut tried = b.clone();
+            let mv = tried.policy_move_with(&mut Rng::new(seed), Some(take), &options);
+            assert_ne!(mv, Move::Play(retake));
+        }
+        // After a black move and a white one elsewhere the ban is lifted: Black retakes.
+        b.play(Move::Play(Point::new(4, 4)));
+        b.play(Move::Play(Point::new(4, 0)));
+        assert_eq!(b.ko(), None);
+        let mv = b.policy_move_with(&mut Rng::new(1), Some(Point::new(4, 0)), &options);
+        assert_eq!(mv, Move::Play(retake));
+        // Without the option the policy does not play it every time.
+        let plain = (0..50)
+            .filter(|&seed| {
+                b.clone().policy_move_with(
+                    &mut Rng::new(seed),
+                    Some(Point::new(4, 0)),
+                    &PolicyOptions::default(),
+                ) == Move::Play(retake)
+            })
+            .count();
+        assert!(plain < 50);
     }
 
     #[test]
