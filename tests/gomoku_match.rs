@@ -148,8 +148,10 @@ fn a_match_clock_is_sent_and_running_out_of_it_loses() {
     assert_eq!(r["wins"], 2, "{r}");
     for g in r["games"].as_array().unwrap() {
         assert_eq!(g["end"], "timeout", "{g}");
+        // Three or four moves on a quiet machine; two when a loaded one makes `sleep 0.4` and
+        // the process round trips take 0.75 s (seen with a judge running beside the tests).
         let slow_moves = g["ms"].as_array().unwrap().len() / 2;
-        assert!((3..=4).contains(&slow_moves), "{g}");
+        assert!((2..=4).contains(&slow_moves), "{g}");
     }
     let told = std::fs::read_to_string(&log).unwrap();
     assert!(told.contains("INFO timeout_match 500"), "{told}");
