@@ -176,14 +176,8 @@ impl PlayoutBoard {
         if options.skip_local > 0 && rng.below(100) < options.skip_local {
             return self.tactical_move(rng, last);
         }
-        if let Some(k) = options
-            .ko_retake
-            .filter(|&k| self.geometry.mask().contains(k))
-        {
-            let s = self.slot(k);
-            if self.colour[s] == EMPTY && self.playable(s, code(self.to_move)) {
-                return Move::Play(k);
-            }
+        if let Some(mv) = self.playable_point(options.ko_retake) {
+            return mv;
         }
         if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
             let l = self.slot(p);
@@ -195,14 +189,8 @@ impl PlayoutBoard {
                     return Move::Play(self.point(s));
                 }
             }
-            if let Some(q) = options
-                .suggested
-                .filter(|&q| self.geometry.mask().contains(q))
-            {
-                let s = self.slot(q);
-                if self.colour[s] == EMPTY && self.playable(s, code(self.to_move)) {
-                    return Move::Play(q);
-                }
+            if let Some(mv) = self.playable_point(options.suggested) {
+                return mv;
             }
             if options.nakade {
                 if let Some(s) = self
@@ -431,6 +419,14 @@ impl PlayoutBoard {
             x -= w;
         }
         None
+    }
+
+    /// The move at `q` when it is an empty point of the board that the side to move may play
+    /// (legal, not the ko, no own eye, no big self-atari): the suggested move and the ko retake.
+    fn playable_point(&self, q: Option<Point>) -> Option<Move> {
+        let q = q.filter(|&q| self.geometry.mask().contains(q))?;
+        let s = self.slot(q);
+        (self.colour[s] == EMPTY && self.playable(s, code(self.to_move))).then_some(Move::Play(q))
     }
 
     /// Whether `c` may play the empty slot `s` in a playout: not the ko, legal, no own eye, no
