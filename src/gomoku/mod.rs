@@ -115,7 +115,7 @@ pub enum Command {
     ///
     /// Speaks the Piskvork manager protocol: START, BEGIN, TURN, BOARD/DONE, INFO, END, ABOUT,
     /// RESTART, TAKEBACK, RECTSTART (square sizes only) and PLAY; anything else gets UNKNOWN.
-    Pbrain(pbrain::Args),
+    Pbrain(Box<pbrain::Args>),
     /// A match between two Gomocup (pbrain) engines, with adjudication and an Elo estimate
     Match(matches::Args),
     /// Self-play games of the engine at a fixed node budget, as data for `gomoku tune`
@@ -129,7 +129,7 @@ pub enum Command {
     /// Reads `gomoku selfplay` or `gomoku match` records, fits the weight of every class
     /// combination of a cell as the side to move and as the side waiting, and reports the
     /// cross-entropy before and after on the fitted and the held-out games.
-    Tune(tune::TuneArgs),
+    Tune(Box<tune::TuneArgs>),
     /// Fit the search's move order to a stronger engine's moves in game records (softmax regression)
     ///
     /// Every move of the chosen player (`--player a` or `b` of `gomoku match` records) is a
@@ -158,7 +158,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Pbrain(args) => Ok(pbrain::run(&args)?),
         Command::Match(args) => matches::run(args),
         Command::Selfplay(args) => tune::selfplay(args),
-        Command::Tune(args) => tune::tune(args),
+        Command::Tune(args) => tune::tune(*args),
         Command::TuneOrder(args) => tune_order::run(args),
         Command::Prove(args) => prove::prove(args),
         Command::CheckProof(args) => prove::check_proof(args),

@@ -149,6 +149,10 @@ pub struct Args {
     /// --threat-out-white`)
     #[arg(long = "renju-white-threat-weights", value_name = "FILE")]
     pub renju_white_threat_weights: Option<std::path::PathBuf>,
+    /// A net added to the evaluation (freestyle and exactly five; experiment, session 60): a
+    /// file written by `stonelab gomoku tune --model net --net-out FILE`
+    #[arg(long = "eval-net", value_name = "FILE")]
+    pub eval_net: Option<std::path::PathBuf>,
 }
 
 /// Largest `--tt-mib`: 16 GiB of table.
@@ -205,6 +209,17 @@ pub fn run(args: &Args) -> std::io::Result<()> {
                 )
             })?;
         }
+    }
+    if let Some(path) = &args.eval_net {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("--eval-net {}: {e}", path.display()))
+        })?;
+        stonelab_gomoku::engine::net::install(&text).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("--eval-net {}: {e}", path.display()),
+            )
+        })?;
     }
     let player = match args.player {
         PlayerArg::Engine => Player::Engine,

@@ -5,6 +5,7 @@
 
 pub mod cells;
 pub mod classes;
+pub mod net;
 pub mod params;
 pub mod players;
 pub mod policy;
@@ -15,6 +16,7 @@ pub mod threats;
 pub mod time;
 pub mod tree;
 pub mod tune;
+pub mod tune_net;
 pub mod weights;
 
 pub use crate::search::Budget;

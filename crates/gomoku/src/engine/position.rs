@@ -9,6 +9,7 @@
 
 use crate::engine::cells::{self, Cell, FIVE, FOUR, OPEN_FOUR, THREE};
 use crate::engine::classes::{Class, ClassTable};
+use crate::engine::net::{self, NetWeights, MAX_HIDDEN};
 use crate::engine::threats;
 use crate::engine::weights::Source;
 use crate::tables::codes::PAD;
@@ -98,6 +99,13 @@ pub struct Position {
     /// The cells the quick makes changed, as they were before (each [`Undo`] owns those from its
     /// `cells_from` on).
     saved: Vec<SavedCell>,
+    /// The evaluation's net ([`super::net`]), installed when the position was made (freestyle
+    /// and exactly five only), and its sums: per colour, the sum of its cells' vectors as the
+    /// side to move, then as the side waiting (`MAX_HIDDEN` each).
+    net: Option<&'static NetWeights>,
+    sums: [[[i32; MAX_HIDDEN]; 2]; 2],
+    /// The sums before each quick make, while a net is installed.
+    sums_undo: Vec<[[[i32; MAX_HIDDEN]; 2]; 2]>,
 }
 
 /// The sums a quick make changes, as they were before it, and where its saved cells start (the
@@ -163,6 +171,13 @@ impl Position {
             quick: 0,
             undo: Vec::new(),
             saved: Vec::new(),
+            net: if rule == Rule::Renju {
+                None
+            } else {
+                net::installed()
+            },
+            sums: [[[0; MAX_HIDDEN]; 2]; 2],
+            sums_undo: Vec::new(),
         };
         pos.rescan();
         pos
@@ -358,6 +373,9 @@ impl Position {
             self.threat_mask_counted(s)
         };
         v += i64::from(self.threat_weights[s.index()][mask]);
+        if let Some(net) = self.net {
+            v += net.value(&self.sums[s.index()][0], &self.sums[(!s).index()][1]);
+        }
         v as i32
     }
 
@@ -530,6 +548,9 @@ impl Position {
             kinds: self.kinds,
             cells_from: self.saved.len(),
         });
+        if self.net.is_some() {
+            self.sums_undo.push(self.sums);
+        }
         self.update_around(p, true);
     }
 
@@ -561,6 +582,12 @@ impl Position {
         self.totals = undo.totals;
         self.weights = undo.weights;
         self.kinds = undo.kinds;
+        if self.net.is_some() {
+            self.sums = self
+                .sums_undo
+                .pop()
+                .expect("the net's sums before a quick make");
+        }
     }
 
     /// Takes back the last move.
@@ -681,6 +708,10 @@ impl Position {
             let w = &mut self.weights[c.index()];
             w[0] += i64::from(now.to_move) - i64::from(was.to_move);
             w[1] += i64::from(now.waiting) - i64::from(was.waiting);
+            if let Some(net) = self.net {
+                self.add_vectors(net, c, old, was.combination, -1);
+                self.add_vectors(net, c, e as u16, now.combination, 1);
+            }
             if was.kind != now.kind {
                 let k = &mut self.kinds[c.index()];
                 if was.kind != 0 {
@@ -697,10 +728,47 @@ impl Position {
         }
     }
 
+    /// Uses `net` in the evaluation (none under renju) instead of the installed one
+    /// ([`super::net::installed`], which [`Position::new`] takes): its sums are made anew.
+    pub fn set_net(&mut self, net: Option<&'static NetWeights>) {
+        self.net = if self.rule() == Rule::Renju {
+            None
+        } else {
+            net
+        };
+        self.sums = [[[0; MAX_HIDDEN]; 2]; 2];
+        self.sums_undo.clear();
+        if let Some(net) = self.net {
+            for i in 0..self.entries.len() {
+                for c in Color::ALL {
+                    let (e, v) = (self.entries[i][c.index()], self.values[i][c.index()]);
+                    self.add_vectors(net, c, e, v.combination, 1);
+                }
+            }
+        }
+    }
+
+    /// Adds `sign` times the net's vectors of combination `combination` to colour `c`'s sums,
+    /// unless `entry` is 0 (an occupied cell, or one with no line at all: not evaluated).
+    #[inline]
+    fn add_vectors(&mut self, net: &NetWeights, c: Color, entry: u16, combination: u16, sign: i32) {
+        if entry == 0 {
+            return;
+        }
+        let h = net.hidden;
+        let at = usize::from(combination) * h;
+        let sums = &mut self.sums[c.index()];
+        for k in 0..h {
+            sums[0][k] += sign * net.own[at + k];
+            sums[1][k] += sign * net.opp[at + k];
+        }
+    }
+
     /// Checks the incremental state against one rebuilt from scratch (for tests).
     #[must_use]
     pub fn is_consistent(&self) -> bool {
         let mut fresh = Position::new(self.size(), self.rule());
+        fresh.set_net(self.net);
         for &(p, c) in &self.moves {
             fresh.board.make(p, c);
             fresh.hash ^= zobrist::key(p, c);
@@ -714,6 +782,7 @@ impl Position {
             && fresh.totals == self.totals
             && fresh.kinds == self.kinds
             && fresh.weights == self.weights
+            && fresh.sums == self.sums
             && fresh.class_sets == self.class_sets
             && fresh.hash == self.hash
             && fresh.colour_hash == self.colour_hash

@@ -245,6 +245,18 @@ impl Samples {
         &self.features[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
+    /// Sample `i`'s features: weight numbers and signed counts (as [`Samples::eval`] reads them).
+    #[must_use]
+    pub fn sample_features(&self, i: usize) -> &[(u16, i16)] {
+        self.features(i)
+    }
+
+    /// Sample `i`'s result for the side to move (0..=1).
+    #[must_use]
+    pub fn result(&self, i: usize) -> f32 {
+        self.results[i]
+    }
+
     /// The evaluation of sample `i` under `weights`.
     #[must_use]
     pub fn eval(&self, i: usize, weights: &[f64]) -> f64 {

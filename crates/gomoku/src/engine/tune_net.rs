@@ -1,0 +1,375 @@
+//! A small nonlinear evaluation fitted on top of the linear one (an experiment, session 60).
+//!
+//! The linear evaluation ([`super::tune`]) values a position as a sum over cells, each cell
+//! weighed by its class combination alone, plus one weight for the threat mask: what one cell
+//! is worth cannot depend on what the others are. Here every combination also has a vector of
+//! `hidden` numbers, one table for the side to move's cells and one for the opponent's; the
+//! position's two sums of those vectors (an "accumulator" per side, as NNUE nets keep one, and
+//! as cheap to keep up to date on a move as the linear sums) go through one layer of rectified
+//! units, whose weighted sum is added, in logits, to the linear evaluation. With the output
+//! weights at zero the model is the linear evaluation exactly, so a fit can only add to it.
+//!
+//! Fitted by Adam over mini-batches of [`Samples`] (freestyle and exactly five; the linear
+//! weights stay as given), cross-entropy against the samples' results as in [`super::tune`].
+
+use super::cells::COMBINATIONS;
+use super::tune::{sigmoid, Samples, THREAT_BASE};
+
+/// The net's parameters.
+#[derive(Clone, Debug)]
+pub struct Net {
+    /// Accumulator width.
+    pub hidden: usize,
+    /// Rectified units.
+    pub units: usize,
+    /// `COMBINATIONS x hidden`: the side to move's vectors, then the opponent's.
+    pub own: Vec<f32>,
+    pub opp: Vec<f32>,
+    /// `units x 2 hidden`, row by row.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `units`: the output, in logits.
+    pub w2: Vec<f32>,
+}
+
+/// Training settings.
+#[derive(Clone, Copy, Debug)]
+pub struct NetFit {
+    /// Evaluation units per logit of the linear part.
+    pub scale: f64,
+    pub epochs: usize,
+    pub batch: usize,
+    pub step: f32,
+    /// L2 on every net parameter.
+    pub l2: f32,
+    pub seed: u64,
+}
+
+impl Net {
+    /// Small random vectors and first layer, zero output: the linear evaluation.
+    #[must_use]
+    pub fn new(hidden: usize, units: usize, seed: u64) -> Net {
+        let mut rng = stonelab_rand::Xorshift64Star::new(seed.max(1));
+        let mut normal = |sd: f32| {
+            // Sum of four uniforms, centred: close enough to a normal for a start.
+            let u: f32 = (0..4)
+                .map(|_| (rng.below(1 << 24) as f32) / (1u32 << 24) as f32)
+                .sum::<f32>()
+                - 2.0;
+            u * sd * 1.73
+        };
+        let own = (0..COMBINATIONS * hidden).map(|_| normal(0.05)).collect();
+        let opp = (0..COMBINATIONS * hidden).map(|_| normal(0.05)).collect();
+        let fan = (2 * hidden) as f32;
+        let w1 = (0..units * 2 * hidden)
+            .map(|_| normal(1.0 / fan.sqrt()))
+            .collect();
+        Net {
+            hidden,
+            units,
+            own,
+            opp,
+            w1,
+            b1: vec![0.0; units],
+            w2: vec![0.0; units],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.own.len() + self.opp.len() + self.w1.len() + self.b1.len() + self.w2.len()
+    }
+
+    /// The accumulators of a sample's features: the side to move's sum, then the opponent's.
+    fn accumulate(&self, features: &[(u16, i16)], x: &mut [f32]) {
+        let h = self.hidden;
+        x.iter_mut().for_each(|v| *v = 0.0);
+        for &(w, n) in features {
+            let w = usize::from(w);
+            if w < COMBINATIONS {
+                let row = &self.own[w * h..(w + 1) * h];
+                for k in 0..h {
+                    x[k] += f32::from(n) * row[k];
+                }
+            } else if w < THREAT_BASE {
+                // The opponent's cells are stored with negative counts.
+                let row = &self.opp[(w - COMBINATIONS) * h..(w - COMBINATIONS + 1) * h];
+                for k in 0..h {
+                    x[h + k] -= f32::from(n) * row[k];
+                }
+            }
+        }
+    }
+
+    /// The net's output in logits for accumulators `x`, the units' inputs left in `a`.
+    fn forward(&self, x: &[f32], a: &mut [f32]) -> f32 {
+        let mut out = 0.0;
+        for j in 0..self.units {
+            let row = &self.w1[j * 2 * self.hidden..(j + 1) * 2 * self.hidden];
+            let s = self.b1[j] + row.iter().zip(x).map(|(w, v)| w * v).sum::<f32>();
+            a[j] = s;
+            out += self.w2[j] * s.max(0.0);
+        }
+        out
+    }
+
+    /// The net's output in logits for sample `i`.
+    #[must_use]
+    pub fn output(&self, samples: &Samples, i: usize) -> f32 {
+        let mut x = vec![0.0; 2 * self.hidden];
+        let mut a = vec![0.0; self.units];
+        self.accumulate(samples.sample_features(i), &mut x);
+        self.forward(&x, &mut a)
+    }
+
+    /// The mean cross-entropy of `sigmoid(linear / scale + net)`.
+    #[must_use]
+    pub fn loss(&self, samples: &Samples, linear: &[f64], scale: f64) -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let total: f64 = (0..samples.len())
+            .map(|i| {
+                let z = samples.eval(i, linear) / scale + f64::from(self.output(samples, i));
+                let p = sigmoid(z).clamp(1e-9, 1.0 - 1e-9);
+                let r = f64::from(samples.result(i));
+                -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
+            })
+            .sum();
+        total / samples.len() as f64
+    }
+
+    /// Adam over mini-batches of `samples` in a shuffled order, each epoch reported to
+    /// `progress` (epoch, training loss over the epoch's batches, the net).
+    pub fn fit(
+        &mut self,
+        samples: &Samples,
+        linear: &[f64],
+        settings: NetFit,
+        mut progress: impl FnMut(usize, f64, &Net),
+    ) {
+        let h = self.hidden;
+        let u = self.units;
+        let n = samples.len();
+        if n == 0 {
+            return;
+        }
+        let base: Vec<f32> = (0..n)
+            .map(|i| (samples.eval(i, linear) / settings.scale) as f32)
+            .collect();
+        let params = self.len();
+        let (mut m, mut v) = (vec![0.0f32; params], vec![0.0f32; params]);
+        let mut grad = vec![0.0f32; params];
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let mut order: Vec<usize> = (0..n).collect();
+        let mut rng = stonelab_rand::Xorshift64Star::new(settings.seed.max(1));
+        let mut x = vec![0.0f32; 2 * h];
+        let mut a = vec![0.0f32; u];
+        let mut dx = vec![0.0f32; 2 * h];
+        let mut t = 0i32;
+        let (own_at, opp_at) = (0, self.own.len());
+        let w1_at = opp_at + self.opp.len();
+        let b1_at = w1_at + self.w1.len();
+        let w2_at = b1_at + self.b1.len();
+        for epoch in 1..=settings.epochs {
+            for k in (1..n).rev() {
+                order.swap(k, rng.below(k + 1));
+            }
+            let mut epoch_loss = 0.0f64;
+            for batch in order.chunks(settings.batch.max(1)) {
+                grad.iter_mut().for_each(|g| *g = 0.0);
+                let scale = 1.0 / batch.len() as f32;
+                for &i in batch {
+                    let features = samples.sample_features(i);
+                    self.accumulate(features, &mut x);
+                    let z = base[i] + self.forward(&x, &mut a);
+                    let p = sigmoid(f64::from(z)) as f32;
+                    let r = samples.result(i);
+                    let pc = f64::from(p).clamp(1e-9, 1.0 - 1e-9);
+                    epoch_loss -= f64::from(r) * pc.ln() + (1.0 - f64::from(r)) * (1.0 - pc).ln();
+                    let g = (p - r) * scale;
+                    dx.iter_mut().for_each(|d| *d = 0.0);
+                    for j in 0..u {
+                        let hj = a[j].max(0.0);
+                        grad[w2_at + j] += g * hj;
+                        if a[j] > 0.0 {
+                            let da = g * self.w2[j];
+                            grad[b1_at + j] += da;
+                            let row = j * 2 * h;
+                            for k in 0..2 * h {
+                                grad[w1_at + row + k] += da * x[k];
+                                dx[k] += da * self.w1[row + k];
+                            }
+                        }
+                    }
+                    for &(w, c) in features {
+                        let w = usize::from(w);
+                        if w < COMBINATIONS {
+                            for k in 0..h {
+                                grad[own_at + w * h + k] += f32::from(c) * dx[k];
+                            }
+                        } else if w < THREAT_BASE {
+                            let o = w - COMBINATIONS;
+                            for k in 0..h {
+                                grad[opp_at + o * h + k] -= f32::from(c) * dx[h + k];
+                            }
+                        }
+                    }
+                }
+                t += 1;
+                let c1 = 1.0 - b1.powi(t);
+                let c2 = 1.0 - b2.powi(t);
+                let mut k = 0;
+                for part in [
+                    &mut self.own,
+                    &mut self.opp,
+                    &mut self.w1,
+                    &mut self.b1,
+                    &mut self.w2,
+                ] {
+                    for p in part.iter_mut() {
+                        let g = grad[k] + settings.l2 * *p;
+                        m[k] = b1 * m[k] + (1.0 - b1) * g;
+                        v[k] = b2 * v[k] + (1.0 - b2) * g * g;
+                        *p -= settings.step * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+                        k += 1;
+                    }
+                }
+            }
+            progress(epoch, epoch_loss / n as f64, self);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::net::{self, NetWeights};
+    use crate::engine::position::Position;
+    use crate::{Color, Point, Rule};
+
+    fn random_net(seed: u64) -> Net {
+        let mut net = Net::new(8, 6, seed);
+        let mut rng = stonelab_rand::Xorshift64Star::new(seed + 1);
+        for w in net.w2.iter_mut().chain(net.b1.iter_mut()) {
+            *w = (rng.below(2001) as f32 - 1000.0) / 1000.0;
+        }
+        net
+    }
+
+    fn installed_copy(net: &Net, scale: f64) -> &'static NetWeights {
+        let text = net::format(
+            net.hidden,
+            net.units,
+            scale,
+            &net.own,
+            &net.opp,
+            &net.w1,
+            &net.b1,
+            &net.w2,
+            &[],
+        );
+        Box::leak(Box::new(NetWeights::parse(&text).unwrap()))
+    }
+
+    /// The engine's evaluation with a net is the linear one plus the fitted model's net term
+    /// (to the fixed point's rounding), on random positions; its sums survive quick makes and
+    /// unmakes as a rebuild has them.
+    #[test]
+    fn the_engine_adds_the_fitted_nets_term() {
+        let net = random_net(3);
+        let scale = 300.0;
+        let weights = installed_copy(&net, scale);
+        let linear = super::super::tune::current_weights();
+        let mut rng = stonelab_rand::Xorshift64Star::new(11);
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            for _ in 0..20 {
+                let mut moves = Vec::new();
+                let mut pos = Position::new(15, rule);
+                let mut c = Color::Black;
+                for _ in 0..4 + rng.below(30) {
+                    let p = Point::new(3 + rng.below(9) as u8, 3 + rng.below(9) as u8);
+                    if pos.stone(p).is_none() {
+                        pos.make(p, c);
+                        moves.push(p);
+                        c = !c;
+                    }
+                }
+                let mut samples = Samples::new();
+                if !samples.add_position(15, rule, &moves, 0.5).unwrap() {
+                    continue;
+                }
+                let plain = pos.evaluate(c);
+                pos.set_net(Some(weights));
+                let with = pos.evaluate(c);
+                let want = f64::from(net.output(&samples, 0)) * scale;
+                let got = f64::from(with - plain);
+                assert!(
+                    (got - want).abs() <= 1.0 + want.abs() * 1e-3,
+                    "{got} {want}"
+                );
+                assert!((samples.eval(0, &linear) - f64::from(plain)).abs() < 1.0);
+                let mut depth = 0;
+                for _ in 0..30 {
+                    let p = Point::new(rng.below(15) as u8, rng.below(15) as u8);
+                    if depth > 0 && rng.below(3) == 0 {
+                        pos.unmake_quick();
+                        depth -= 1;
+                        c = !c;
+                    } else if pos.stone(p).is_none() {
+                        pos.make_quick(p, c);
+                        depth += 1;
+                        c = !c;
+                    }
+                    assert!(pos.is_consistent());
+                }
+                while depth > 0 {
+                    pos.unmake_quick();
+                    depth -= 1;
+                    c = !c;
+                }
+                assert_eq!(pos.evaluate(c), with);
+            }
+        }
+    }
+
+    /// A fit lowers the loss of samples whose results follow a rule the linear weights do not
+    /// know (here: the side to move wins when it has more than a few cells of one combination).
+    #[test]
+    fn a_fit_lowers_the_loss() {
+        let mut samples = Samples::new();
+        let mut rng = stonelab_rand::Xorshift64Star::new(7);
+        let mut n = 0;
+        while n < 300 {
+            let mut moves = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for _ in 0..6 + rng.below(10) {
+                let p = Point::new(2 + rng.below(11) as u8, 2 + rng.below(11) as u8);
+                if seen.insert(p) {
+                    moves.push(p);
+                }
+            }
+            let value = if moves.len() % 2 == 0 { 0.9 } else { 0.1 };
+            if samples
+                .add_position(15, Rule::Freestyle, &moves, value)
+                .unwrap()
+            {
+                n += 1;
+            }
+        }
+        let linear = super::super::tune::current_weights();
+        let scale = super::super::tune::best_scale(&samples, &linear);
+        let mut net = Net::new(4, 4, 5);
+        let before = net.loss(&samples, &linear, scale);
+        let settings = NetFit {
+            scale,
+            epochs: 60,
+            batch: 32,
+            step: 3e-3,
+            l2: 0.0,
+            seed: 1,
+        };
+        net.fit(&samples, &linear, settings, |_, _, _| {});
+        let after = net.loss(&samples, &linear, scale);
+        assert!(after < before - 0.05, "{before} -> {after}");
+    }
+}
