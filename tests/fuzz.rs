@@ -500,6 +500,7 @@ fn fuzz_gtp_sessions() {
             nakade: false,
             ko_fights: true,
             local_rate: 50,
+            dynamic_komi: true,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

@@ -97,6 +97,73 @@ pub struct SearchLimits {
     pub ko_fights: bool,
     /// The share of playout moves that try the local answers ([`mcts::SearchConfig::local_rate`]).
     pub local_rate: u32,
+    /// Dynamic komi when winning ([`DynamicKomi`]).
+    pub dynamic_komi: bool,
+}
+
+/// Above this win rate (ours, by the last search) the dynamic komi asks a point more of us.
+pub const KOMI_GREEN: f64 = 0.85;
+/// Below this win rate the dynamic komi gives back [`KOMI_DROP`] points (not below 0).
+pub const KOMI_ORANGE: f64 = 0.8;
+/// Points given back at once below [`KOMI_ORANGE`].
+pub const KOMI_DROP: f64 = 4.0;
+
+/// Dynamic komi when winning (after Pachi's adaptive phase of its linear dynamic komi): a search
+/// whose every playout is won cannot tell a solid move from a slack one, so while the last search
+/// saw a win rate above [`KOMI_GREEN`] the next one counts with a point more of komi against us,
+/// each time, and [`KOMI_DROP`] points less when it fell below [`KOMI_ORANGE`]. A point taken
+/// back caps how far it may climb again (the ratchet), and a fall below one half once a point
+/// was taken back ends it for the game. It starts after the opening ([`DynamicKomi::start`]) and
+/// never asks less than the real komi: a losing side plays with the real one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DynamicKomi {
+    /// Points of komi added against us (0 or more).
+    pub extra: f64,
+    /// The most `extra` may reach again (infinite until a drop).
+    pub ratchet: f64,
+    /// The game length (moves and passes) at the last search, to see a new game.
+    pub moves: usize,
+}
+
+impl Default for DynamicKomi {
+    fn default() -> DynamicKomi {
+        DynamicKomi {
+            extra: 0.0,
+            ratchet: f64::INFINITY,
+            moves: 0,
+        }
+    }
+}
+
+impl DynamicKomi {
+    /// The first move (by the game's length) whose search may count with extra komi: a fifth of
+    /// the board's points (16 on 9x9, 33 on 13x13, 72 on 19x19).
+    #[must_use]
+    pub fn start(points: usize) -> usize {
+        points / 5
+    }
+
+    /// The extra komi after a search that saw win rate `value` (ours, under the extra komi then).
+    pub fn adapt(&mut self, value: f64) {
+        if value < 0.5 && self.ratchet > 0.0 && self.ratchet.is_finite() {
+            self.extra = 0.0;
+            self.ratchet = 0.0;
+        } else if value < KOMI_ORANGE && self.extra > 0.0 {
+            self.extra = (self.extra - KOMI_DROP).max(0.0);
+            self.ratchet = self.extra;
+        } else if value > KOMI_GREEN && self.extra + 1.0 <= self.ratchet {
+            self.extra += 1.0;
+        }
+    }
+
+    /// The komi a search by `color` counts with: the real one moved by `extra` against it.
+    #[must_use]
+    pub fn komi_for(&self, komi: f64, color: Color) -> f64 {
+        match color {
+            Color::Black => komi + self.extra,
+            Color::White => komi - self.extra,
+        }
+    }
 }
 
 /// A loaded, checked results database and the game it belongs to.
@@ -126,6 +193,8 @@ pub struct Engine {
     superko: bool,
     /// The trees of the last move's search, to start the next from (`SearchLimits::tree_reuse`).
     reuse: std::sync::Mutex<Option<mcts::Reuse>>,
+    /// The dynamic komi's state (`SearchLimits::dynamic_komi`).
+    dynamic: std::sync::Mutex<DynamicKomi>,
 }
 
 impl Engine {
@@ -141,6 +210,7 @@ impl Engine {
             cycles: stonelab_retro::Cycles::Interval,
             superko: false,
             reuse: std::sync::Mutex::new(None),
+            dynamic: std::sync::Mutex::new(DynamicKomi::default()),
         }
     }
 
@@ -473,8 +543,28 @@ impl Engine {
         let slice = self.clock.slice(color, board.empty().count());
         let deadline = clock::move_budget(slice, self.limits.playouts, self.limits.move_ms)
             .map(|d| crate::common::deadline_from(start, d));
+        // The dynamic komi: none in a new game (a shorter history than at the last search) or
+        // before its start; the win rate it adapts to is the last search's.
+        let extra = {
+            let mut d = self
+                .dynamic
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let len = board.history_len();
+            if len < d.moves {
+                *d = DynamicKomi::default();
+            }
+            d.moves = len;
+            if self.limits.dynamic_komi
+                && len >= DynamicKomi::start(board.geometry().rows() * board.geometry().cols())
+            {
+                *d
+            } else {
+                DynamicKomi::default()
+            }
+        };
         let config = SearchConfig {
-            komi: self.komi,
+            komi: extra.komi_for(self.komi, color),
             threads: self.limits.threads,
             shared_tree: self.limits.shared_tree,
             playouts: self.limits.playouts,
@@ -513,16 +603,35 @@ impl Engine {
             mcts::search(board, passes, &config)
         };
         let best = result.best_stats();
+        if self.limits.dynamic_komi
+            && board.history_len()
+                >= DynamicKomi::start(board.geometry().rows() * board.geometry().cols())
+        {
+            let mut d = self
+                .dynamic
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            d.adapt(best.win_rate());
+        }
         // A log line on stderr (GTP controllers show or drop it): what the search saw.
         let seconds = start.elapsed().as_secs_f64();
         eprintln!(
-            "stonelab: {color} {}: {} playouts in {seconds:.3} s ({:.0}/s), win rate {:.3}",
+            "stonelab: {color} {}: {} playouts in {seconds:.3} s ({:.0}/s), win rate {:.3}{}",
             stonelab_go::vertex::format_move(result.best, board.geometry()),
             result.playouts,
             result.playouts as f64 / seconds.max(1e-9),
-            best.win_rate()
+            best.win_rate(),
+            if extra.extra > 0.0 {
+                format!(" with {} points of extra komi", extra.extra)
+            } else {
+                String::new()
+            }
         );
-        if result.playouts >= RESIGN_MIN_PLAYOUTS && best.win_rate() < RESIGN_WIN_RATE {
+        // A win rate under extra komi is no reason to resign: only the real komi's.
+        if extra.extra == 0.0
+            && result.playouts >= RESIGN_MIN_PLAYOUTS
+            && best.win_rate() < RESIGN_WIN_RATE
+        {
             return Decision::Resign;
         }
         // Pass only when the search agrees and both counts win: the area count as the board
@@ -686,5 +795,38 @@ mod tests {
         assert_eq!(choose(&r, 1, true, everything), Move::Pass);
         assert_eq!(choose(&r, 0, true, everything), a);
         assert_eq!(choose(&r, 0, false, everything), a);
+    }
+
+    /// The dynamic komi climbs a point a search while the win rate is above the green line,
+    /// drops four below the orange one (and caps the climb there), ends below one half after a
+    /// drop, and always counts against the searching side.
+    #[test]
+    fn the_dynamic_komi_follows_the_win_rate() {
+        let mut d = DynamicKomi::default();
+        d.adapt(0.7);
+        assert_eq!(d.extra, 0.0, "no climb below the green line");
+        for _ in 0..6 {
+            d.adapt(0.9);
+        }
+        assert_eq!((d.extra, d.ratchet), (6.0, f64::INFINITY));
+        d.adapt(0.82);
+        assert_eq!(d.extra, 6.0, "between the lines it stays");
+        d.adapt(0.75);
+        assert_eq!((d.extra, d.ratchet), (2.0, 2.0));
+        for _ in 0..3 {
+            d.adapt(0.95);
+        }
+        assert_eq!(d.extra, 2.0, "the ratchet caps the climb");
+        d.adapt(0.4);
+        assert_eq!((d.extra, d.ratchet), (0.0, 0.0));
+        d.adapt(0.99);
+        assert_eq!(d.extra, 0.0, "ended for the game");
+        let d = DynamicKomi {
+            extra: 3.0,
+            ..DynamicKomi::default()
+        };
+        assert_eq!(d.komi_for(7.0, Color::Black), 10.0);
+        assert_eq!(d.komi_for(7.0, Color::White), 4.0);
+        assert_eq!(DynamicKomi::start(81), 16);
     }
 }
