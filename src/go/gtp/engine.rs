@@ -113,8 +113,9 @@ pub const KOMI_DROP: f64 = 4.0;
 /// saw a win rate above [`KOMI_GREEN`] the next one counts with a point more of komi against us,
 /// each time, and [`KOMI_DROP`] points less when it fell below [`KOMI_ORANGE`]. A point taken
 /// back caps how far it may climb again (the ratchet), and a fall below one half once a point
-/// was taken back ends it for the game. It starts after the opening ([`DynamicKomi::start`]) and
-/// never asks less than the real komi: a losing side plays with the real one.
+/// was taken back ends it for the game. It starts after the opening ([`DynamicKomi::start`]),
+/// never asks less than the real komi (a losing side plays with the real one), and a search after
+/// the opponent's pass, which may end the game, counts with the real komi.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DynamicKomi {
     /// Points of komi added against us (0 or more).
@@ -544,20 +545,22 @@ impl Engine {
         let deadline = clock::move_budget(slice, self.limits.playouts, self.limits.move_ms)
             .map(|d| crate::common::deadline_from(start, d));
         // The dynamic komi: none in a new game (a shorter history than at the last search) or
-        // before its start; the win rate it adapts to is the last search's.
+        // before its start, and none after the opponent's pass (the game may end: the pass is
+        // judged by the real komi); the win rate it adapts to is the last search's.
+        let len = board.history_len();
+        let dynamic = self.limits.dynamic_komi
+            && passes == 0
+            && len >= DynamicKomi::start(board.geometry().rows() * board.geometry().cols());
         let extra = {
             let mut d = self
                 .dynamic
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let len = board.history_len();
             if len < d.moves {
                 *d = DynamicKomi::default();
             }
             d.moves = len;
-            if self.limits.dynamic_komi
-                && len >= DynamicKomi::start(board.geometry().rows() * board.geometry().cols())
-            {
+            if dynamic {
                 *d
             } else {
                 DynamicKomi::default()
@@ -603,10 +606,7 @@ impl Engine {
             mcts::search(board, passes, &config)
         };
         let best = result.best_stats();
-        if self.limits.dynamic_komi
-            && board.history_len()
-                >= DynamicKomi::start(board.geometry().rows() * board.geometry().cols())
-        {
+        if dynamic {
             let mut d = self
                 .dynamic
                 .lock()

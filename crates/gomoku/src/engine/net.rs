@@ -2,13 +2,18 @@
 //! installed, `pbrain-stonelab --eval-net FILE`).
 //!
 //! Each class combination has two vectors of `hidden` numbers: one that a cell of the side to
-//! move adds to that side's sum, one that a cell of the waiting side adds to its sum. The
-//! position keeps both sums for both colours up to date as it keeps its weight sums
-//! ([`super::position::Position`]), in fixed point so that a make and its unmake restore them
-//! exactly. The side to move's sum and the opponent's go through one layer of rectified units;
-//! their weighted sum, in logits, times the net's scale (evaluation units a logit), is added to
-//! the linear evaluation. Fitted by `stonelab gomoku tune --model net --net-out FILE`
+//! move adds to that side's sum, one that a cell of the waiting side adds to its sum. The side to
+//! move's sum and the opponent's go through one linear layer into rectified units; their weighted
+//! sum, in logits, times the net's scale (evaluation units a logit), is added to the linear
+//! evaluation. Fitted by `stonelab gomoku tune --model net --net-out FILE`
 //! ([`super::tune_net`]).
+//!
+//! The first layer is linear in sums that are linear in the cells, so the engine folds it into
+//! the vectors when it reads the file: each combination's vector becomes its image in the units'
+//! space, and the position ([`super::position::Position`]) keeps, per colour, the sums of those
+//! images (as the side to move and as the side waiting) up to date as it keeps its weight sums,
+//! in fixed point so that a make and its unmake restore them exactly. An evaluation then adds
+//! two sums and takes `units` rectified products.
 
 use std::sync::OnceLock;
 
@@ -16,6 +21,9 @@ use super::cells::COMBINATIONS;
 
 /// The widest sums a net may have.
 pub const MAX_HIDDEN: usize = 32;
+
+/// The most rectified units a net may have (the position keeps sums this wide).
+pub const MAX_UNITS: usize = 32;
 
 /// Fixed-point units of one in the sums.
 pub const ONE: f32 = 4096.0;
@@ -30,32 +38,24 @@ pub struct NetWeights {
     pub units: usize,
     /// Evaluation units per logit.
     pub scale: f32,
-    /// Per combination, `hidden` fixed-point numbers: a cell of the side to move.
+    /// Per combination, `units` fixed-point numbers: what a cell of the side to move adds to
+    /// the units' inputs (its vector through the first layer)...
     pub own: Vec<i32>,
-    /// The same for a cell of the waiting side.
+    /// ...and what a cell of the waiting side adds.
     pub opp: Vec<i32>,
-    /// `units x 2 hidden`, row by row (the side to move's sum first).
-    pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
 }
 
 impl NetWeights {
-    /// The output in logits for the side to move's sum `own` and the opponent's `opp`.
+    /// The output in logits for the side to move's sums `own` (its cells' `own` images) and the
+    /// opponent's `opp` (its cells' `opp` images).
     #[inline]
     #[must_use]
     pub fn output(&self, own: &[i32], opp: &[i32]) -> f32 {
-        let h = self.hidden;
-        let mut x = [0.0f32; 2 * MAX_HIDDEN];
-        for k in 0..h {
-            x[k] = own[k] as f32 / ONE;
-            x[h + k] = opp[k] as f32 / ONE;
-        }
-        let x = &x[..2 * h];
         let mut out = 0.0;
         for j in 0..self.units {
-            let row = &self.w1[j * 2 * h..(j + 1) * 2 * h];
-            let a = self.b1[j] + row.iter().zip(x).map(|(w, v)| w * v).sum::<f32>();
+            let a = self.b1[j] + (own[j] + opp[j]) as f32 / ONE;
             out += self.w2[j] * a.max(0.0);
         }
         out
@@ -66,6 +66,22 @@ impl NetWeights {
     #[must_use]
     pub fn value(&self, own: &[i32], opp: &[i32]) -> i64 {
         (self.output(own, opp) * self.scale).round() as i64
+    }
+
+    /// Adds `sign` times combination `combination`'s images to a colour's sums: `sums[..units]`
+    /// as the side to move, `sums[MAX_UNITS..][..units]` as the side waiting.
+    #[inline]
+    pub fn add(&self, sums: &mut [i32; 2 * MAX_UNITS], combination: usize, sign: i32) {
+        let u = self.units;
+        let (own, opp) = (
+            &self.own[combination * u..(combination + 1) * u],
+            &self.opp[combination * u..(combination + 1) * u],
+        );
+        let (to_move, waiting) = sums.split_at_mut(MAX_UNITS);
+        for j in 0..u {
+            to_move[j] += sign * own[j];
+            waiting[j] += sign * opp[j];
+        }
     }
 
     /// Reads a net file: the header line `stonelab-gomoku-net hidden H units U scale S`, then comment lines (`#`), then every number in order: the
@@ -92,8 +108,8 @@ impl NetWeights {
         if !(1.0..=MAX_HIDDEN as f64).contains(&hidden) || hidden.fract() != 0.0 {
             return Err(format!("line 1: hidden not in 1..={MAX_HIDDEN}"));
         }
-        if !(1.0..=256.0).contains(&units) || units.fract() != 0.0 {
-            return Err("line 1: units not in 1..=256".into());
+        if !(1.0..=MAX_UNITS as f64).contains(&units) || units.fract() != 0.0 {
+            return Err(format!("line 1: units not in 1..={MAX_UNITS}"));
         }
         if !(scale > 0.0 && scale < 1e6) {
             return Err("line 1: scale not a positive number".into());
@@ -121,36 +137,43 @@ impl NetWeights {
                 numbers.len()
             ));
         }
-        let fixed = |v: &[f32]| -> Result<Vec<i32>, String> {
-            v.iter()
-                .map(|x| {
-                    let q = (x * ONE).round();
-                    if q.abs() < 1e7 {
-                        Ok(q as i32)
-                    } else {
-                        Err(format!("vector entry {x} out of range"))
-                    }
-                })
-                .collect()
-        };
         let mut at = 0;
         let mut take = |n: usize| {
             let s = &numbers[at..at + n];
             at += n;
             s
         };
-        let own = fixed(take(COMBINATIONS * h))?;
-        let opp = fixed(take(COMBINATIONS * h))?;
+        let own = take(COMBINATIONS * h).to_vec();
+        let opp = take(COMBINATIONS * h).to_vec();
         let w1 = take(u * 2 * h).to_vec();
         let b1 = take(u).to_vec();
         let w2 = take(u).to_vec();
+        // The first layer folded into the vectors: combination i's image, unit j.
+        let image = |v: &[f32], half: usize| -> Result<Vec<i32>, String> {
+            let mut out = Vec::with_capacity(COMBINATIONS * u);
+            for i in 0..COMBINATIONS {
+                for j in 0..u {
+                    let row = &w1[j * 2 * h + half * h..j * 2 * h + half * h + h];
+                    let x: f32 = row
+                        .iter()
+                        .zip(&v[i * h..(i + 1) * h])
+                        .map(|(w, e)| w * e)
+                        .sum();
+                    let q = (x * ONE).round();
+                    if q.abs() >= 1e7 {
+                        return Err(format!("combination {i}: unit input {x} out of range"));
+                    }
+                    out.push(q as i32);
+                }
+            }
+            Ok(out)
+        };
         Ok(NetWeights {
             hidden: h,
             units: u,
             scale: scale as f32,
-            own,
-            opp,
-            w1,
+            own: image(&own, 0)?,
+            opp: image(&opp, 1)?,
             b1,
             w2,
         })
@@ -216,8 +239,8 @@ pub fn installed() -> Option<&'static NetWeights> {
 mod tests {
     use super::*;
 
-    /// A net written by [`format`] reads back with the same numbers,
-    /// and bad files are refused with a reason.
+    /// A net written by [`format`] reads back, and its output from sums of folded images is the
+    /// unfolded net's (computed here by hand in floats); bad files are refused with a reason.
     #[test]
     fn a_net_file_round_trips_and_bad_ones_are_refused() {
         let (h, u) = (2, 3);
@@ -232,19 +255,31 @@ mod tests {
         let text = format(h, u, 300.0, &own, &opp, &w1, &b1, &w2, &["test".into()]);
         let net = NetWeights::parse(&text).unwrap();
         assert_eq!((net.hidden, net.units, net.scale), (h, u, 300.0));
-        assert_eq!(net.own[3], (own[3] * ONE).round() as i32);
-        assert_eq!(net.w1, w1);
-        // Output by hand: x = (0.5, -0.25 | 0.0, 1.0).
-        let x = [0.5f32, -0.25, 0.0, 1.0];
+        // The side to move has cells of combinations 5, 5 and 9; the opponent one of 3.
+        let mut x = [0.0f32; 4];
+        for (i, side) in [(5, 0), (5, 0), (9, 0), (3, 1)] {
+            let v = if side == 0 { &own } else { &opp };
+            for k in 0..h {
+                x[side * h + k] += v[i * h + k];
+            }
+        }
         let want: f32 = (0..u)
             .map(|j| {
                 let a = b1[j] + (0..4).map(|k| w1[j * 4 + k] * x[k]).sum::<f32>();
                 w2[j] * a.max(0.0)
             })
             .sum();
-        let got = net.output(&[2048, -1024], &[0, 4096]);
-        assert!((got - want).abs() < 1e-5, "{got} {want}");
+        let (mut mover, mut waiter) = ([0; 2 * MAX_UNITS], [0; 2 * MAX_UNITS]);
+        for i in [5, 5, 9] {
+            net.add(&mut mover, i, 1);
+        }
+        net.add(&mut waiter, 3, 1);
+        net.add(&mut waiter, 7, 1);
+        net.add(&mut waiter, 7, -1);
+        let got = net.output(&mover[..MAX_UNITS], &waiter[MAX_UNITS..]);
+        assert!((got - want).abs() < 1e-3, "{got} {want}");
         assert!(NetWeights::parse(&text.replace("units 3", "units 4")).is_err());
+        assert!(NetWeights::parse(&text.replace("units 3", "units 33")).is_err());
         assert!(NetWeights::parse("{}").is_err());
         assert!(NetWeights::parse(&format!("{text}x\n")).is_err());
         assert!(NetWeights::parse(&format!("{text}0\n")).is_err());

@@ -9,7 +9,7 @@
 
 use crate::engine::cells::{self, Cell, FIVE, FOUR, OPEN_FOUR, THREE};
 use crate::engine::classes::{Class, ClassTable};
-use crate::engine::net::{self, NetWeights, MAX_HIDDEN};
+use crate::engine::net::{self, NetWeights, MAX_UNITS};
 use crate::engine::threats;
 use crate::engine::weights::Source;
 use crate::tables::codes::PAD;
@@ -100,12 +100,12 @@ pub struct Position {
     /// `cells_from` on).
     saved: Vec<SavedCell>,
     /// The evaluation's net ([`super::net`]), installed when the position was made (freestyle
-    /// and exactly five only), and its sums: per colour, the sum of its cells' vectors as the
-    /// side to move, then as the side waiting (`MAX_HIDDEN` each).
+    /// and exactly five only), and its sums: per colour, the sum of its cells' images as the
+    /// side to move, then as the side waiting ([`NetWeights::add`]).
     net: Option<&'static NetWeights>,
-    sums: [[[i32; MAX_HIDDEN]; 2]; 2],
+    sums: [[i32; 2 * MAX_UNITS]; 2],
     /// The sums before each quick make, while a net is installed.
-    sums_undo: Vec<[[[i32; MAX_HIDDEN]; 2]; 2]>,
+    sums_undo: Vec<[[i32; 2 * MAX_UNITS]; 2]>,
 }
 
 /// The sums a quick make changes, as they were before it, and where its saved cells start (the
@@ -176,7 +176,7 @@ impl Position {
             } else {
                 net::installed()
             },
-            sums: [[[0; MAX_HIDDEN]; 2]; 2],
+            sums: [[0; 2 * MAX_UNITS]; 2],
             sums_undo: Vec::new(),
         };
         pos.rescan();
@@ -374,7 +374,10 @@ impl Position {
         };
         v += i64::from(self.threat_weights[s.index()][mask]);
         if let Some(net) = self.net {
-            v += net.value(&self.sums[s.index()][0], &self.sums[(!s).index()][1]);
+            v += net.value(
+                &self.sums[s.index()][..MAX_UNITS],
+                &self.sums[(!s).index()][MAX_UNITS..],
+            );
         }
         v as i32
     }
@@ -736,7 +739,7 @@ impl Position {
         } else {
             net
         };
-        self.sums = [[[0; MAX_HIDDEN]; 2]; 2];
+        self.sums = [[0; 2 * MAX_UNITS]; 2];
         self.sums_undo.clear();
         if let Some(net) = self.net {
             for i in 0..self.entries.len() {
@@ -748,19 +751,12 @@ impl Position {
         }
     }
 
-    /// Adds `sign` times the net's vectors of combination `combination` to colour `c`'s sums,
+    /// Adds `sign` times the net's images of combination `combination` to colour `c`'s sums,
     /// unless `entry` is 0 (an occupied cell, or one with no line at all: not evaluated).
     #[inline]
     fn add_vectors(&mut self, net: &NetWeights, c: Color, entry: u16, combination: u16, sign: i32) {
-        if entry == 0 {
-            return;
-        }
-        let h = net.hidden;
-        let at = usize::from(combination) * h;
-        let sums = &mut self.sums[c.index()];
-        for k in 0..h {
-            sums[0][k] += sign * net.own[at + k];
-            sums[1][k] += sign * net.opp[at + k];
+        if entry != 0 {
+            net.add(&mut self.sums[c.index()], usize::from(combination), sign);
         }
     }
 
