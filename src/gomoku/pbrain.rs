@@ -149,8 +149,9 @@ pub struct Args {
     /// --threat-out-white`)
     #[arg(long = "renju-white-threat-weights", value_name = "FILE")]
     pub renju_white_threat_weights: Option<std::path::PathBuf>,
-    /// A net added to the evaluation (freestyle and exactly five; experiment, session 60): a
-    /// file written by `stonelab gomoku tune --model net --net-out FILE`
+    /// The net added to the evaluation under freestyle and exactly five, instead of the
+    /// compiled-in one (crates/gomoku/data/eval-net.txt): a file written by `stonelab gomoku tune
+    /// --model net --net-out FILE`, or `none` for the linear evaluation alone
     #[arg(long = "eval-net", value_name = "FILE")]
     pub eval_net: Option<std::path::PathBuf>,
 }
@@ -211,10 +212,14 @@ pub fn run(args: &Args) -> std::io::Result<()> {
         }
     }
     if let Some(path) = &args.eval_net {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("--eval-net {}: {e}", path.display()))
-        })?;
-        stonelab_gomoku::engine::net::install(&text).map_err(|e| {
+        let text = if path.as_os_str() == "none" {
+            None
+        } else {
+            Some(std::fs::read_to_string(path).map_err(|e| {
+                std::io::Error::new(e.kind(), format!("--eval-net {}: {e}", path.display()))
+            })?)
+        };
+        stonelab_gomoku::engine::net::install(text.as_deref()).map_err(|e| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!("--eval-net {}: {e}", path.display()),

@@ -1,5 +1,6 @@
-//! An optional nonlinear term of the evaluation (an experiment, session 60; off unless a net is
-//! installed, `pbrain-stonelab --eval-net FILE`).
+//! The nonlinear term of the evaluation (since engine v2.24, session 60; freestyle and exactly
+//! five): a small net, compiled in from `crates/gomoku/data/eval-net.txt`, replaced with
+//! `pbrain-stonelab --eval-net FILE` or left out with `--eval-net none`.
 //!
 //! Each class combination has two vectors of `hidden` numbers: one that a cell of the side to
 //! move adds to that side's sum, one that a cell of the waiting side adds to its sum. The side to
@@ -66,6 +67,27 @@ impl NetWeights {
     #[must_use]
     pub fn value(&self, own: &[i32], opp: &[i32]) -> i64 {
         (self.output(own, opp) * self.scale).round() as i64
+    }
+
+    /// Takes combination `old`'s images out of a colour's sums and puts `new`'s in (none: a cell
+    /// not evaluated), in one pass.
+    #[inline]
+    pub fn replace(&self, sums: &mut [i32; 2 * MAX_UNITS], old: Option<usize>, new: Option<usize>) {
+        let u = self.units;
+        match (old, new) {
+            (Some(o), Some(n)) => {
+                let (to_move, waiting) = sums.split_at_mut(MAX_UNITS);
+                let (own_o, own_n) = (&self.own[o * u..(o + 1) * u], &self.own[n * u..(n + 1) * u]);
+                let (opp_o, opp_n) = (&self.opp[o * u..(o + 1) * u], &self.opp[n * u..(n + 1) * u]);
+                for j in 0..u {
+                    to_move[j] += own_n[j] - own_o[j];
+                    waiting[j] += opp_n[j] - opp_o[j];
+                }
+            }
+            (Some(o), None) => self.add(sums, o, -1),
+            (None, Some(n)) => self.add(sums, n, 1),
+            (None, None) => {}
+        }
     }
 
     /// Adds `sign` times combination `combination`'s images to a colour's sums: `sums[..units]`
@@ -216,23 +238,31 @@ pub fn format(
     out
 }
 
-static NET: OnceLock<NetWeights> = OnceLock::new();
+/// The compiled-in net (`crates/gomoku/data/eval-net.txt`).
+pub const NET_FILE: &str = include_str!("../../data/eval-net.txt");
 
-/// Installs the net of `text` for every position made from now on (freestyle and exactly five).
+static NET: OnceLock<Option<NetWeights>> = OnceLock::new();
+
+/// Installs the net of `text` (or none, for `None`) instead of the compiled-in one, for every
+/// position made from now on (freestyle and exactly five). Must come before the first position.
 ///
 /// # Errors
-/// The text does not parse, or a net is installed already.
-pub fn install(text: &str) -> Result<(), String> {
-    let net = NetWeights::parse(text)?;
+/// The text does not parse, or the net was read already.
+pub fn install(text: Option<&str>) -> Result<(), String> {
+    let net = text.map(NetWeights::parse).transpose()?;
     NET.set(net)
-        .map_err(|_| "a net is installed already".to_string())
+        .map_err(|_| "the net was read before it could be replaced".to_string())
 }
 
-/// The installed net, if any.
+/// The net in use: the compiled-in one unless [`install`] gave another or none.
+///
+/// # Panics
+/// If the compiled-in file does not parse (a test reads it).
 #[inline]
 #[must_use]
 pub fn installed() -> Option<&'static NetWeights> {
-    NET.get()
+    NET.get_or_init(|| Some(NetWeights::parse(NET_FILE).expect("data/eval-net.txt")))
+        .as_ref()
 }
 
 #[cfg(test)]
@@ -283,5 +313,13 @@ mod tests {
         assert!(NetWeights::parse("{}").is_err());
         assert!(NetWeights::parse(&format!("{text}x\n")).is_err());
         assert!(NetWeights::parse(&format!("{text}0\n")).is_err());
+    }
+
+    /// The compiled-in net parses, with the sizes its header names.
+    #[test]
+    fn the_compiled_in_net_parses() {
+        let net = NetWeights::parse(NET_FILE).unwrap();
+        assert_eq!((net.hidden, net.units), (8, 8));
+        assert_eq!(net.own.len(), COMBINATIONS * net.units);
     }
 }

@@ -104,8 +104,9 @@ pub struct Position {
     /// side to move, then as the side waiting ([`NetWeights::add`]).
     net: Option<&'static NetWeights>,
     sums: [[i32; 2 * MAX_UNITS]; 2],
-    /// The sums before each quick make, while a net is installed.
-    sums_undo: Vec<[[i32; 2 * MAX_UNITS]; 2]>,
+    /// The sums before each quick make, while a net is installed: the parts in use (per
+    /// colour, to move then waiting, `units` numbers each), one make after another.
+    sums_undo: Vec<i32>,
 }
 
 /// The sums a quick make changes, as they were before it, and where its saved cells start (the
@@ -373,13 +374,27 @@ impl Position {
             self.threat_mask_counted(s)
         };
         v += i64::from(self.threat_weights[s.index()][mask]);
-        if let Some(net) = self.net {
-            v += net.value(
+        (v + self.net_value(s)) as i32
+    }
+
+    /// [`Position::evaluate`] without the net's term: the linear evaluation, the tuner's model.
+    #[must_use]
+    pub fn evaluate_linear(&self, s: Color) -> i32 {
+        (i64::from(self.evaluate(s)) - self.net_value(s)) as i32
+    }
+
+    /// What the net ([`super::net`]) adds to the evaluation for the side to move `s` (0 without
+    /// one): [`Position::evaluate`] less this is the linear evaluation, the tuner's model.
+    #[inline]
+    #[must_use]
+    pub fn net_value(&self, s: Color) -> i64 {
+        match self.net {
+            Some(net) => net.value(
                 &self.sums[s.index()][..MAX_UNITS],
                 &self.sums[(!s).index()][MAX_UNITS..],
-            );
+            ),
+            None => 0,
         }
-        v as i32
     }
 
     /// Averages the cell sums of the evaluation with their values before the last quick move
@@ -551,8 +566,13 @@ impl Position {
             kinds: self.kinds,
             cells_from: self.saved.len(),
         });
-        if self.net.is_some() {
-            self.sums_undo.push(self.sums);
+        if let Some(net) = self.net {
+            let u = net.units;
+            for sums in &self.sums {
+                self.sums_undo.extend_from_slice(&sums[..u]);
+                self.sums_undo
+                    .extend_from_slice(&sums[MAX_UNITS..MAX_UNITS + u]);
+            }
         }
         self.update_around(p, true);
     }
@@ -585,11 +605,19 @@ impl Position {
         self.totals = undo.totals;
         self.weights = undo.weights;
         self.kinds = undo.kinds;
-        if self.net.is_some() {
-            self.sums = self
+        if let Some(net) = self.net {
+            let u = net.units;
+            let from = self
                 .sums_undo
-                .pop()
+                .len()
+                .checked_sub(4 * u)
                 .expect("the net's sums before a quick make");
+            for (k, sums) in self.sums.iter_mut().enumerate() {
+                let at = from + 2 * u * k;
+                sums[..u].copy_from_slice(&self.sums_undo[at..at + u]);
+                sums[MAX_UNITS..MAX_UNITS + u].copy_from_slice(&self.sums_undo[at + u..at + 2 * u]);
+            }
+            self.sums_undo.truncate(from);
         }
     }
 
@@ -712,8 +740,11 @@ impl Position {
             w[0] += i64::from(now.to_move) - i64::from(was.to_move);
             w[1] += i64::from(now.waiting) - i64::from(was.waiting);
             if let Some(net) = self.net {
-                self.add_vectors(net, c, old, was.combination, -1);
-                self.add_vectors(net, c, e as u16, now.combination, 1);
+                net.replace(
+                    &mut self.sums[c.index()],
+                    (old != 0).then_some(usize::from(was.combination)),
+                    (e != 0).then_some(usize::from(now.combination)),
+                );
             }
             if was.kind != now.kind {
                 let k = &mut self.kinds[c.index()];

@@ -817,7 +817,10 @@ mod tests {
             c = !c;
         }
         let w = current_weights();
-        assert_eq!(samples.eval(0, &w), f64::from(pos.evaluate(Color::Black)));
+        assert_eq!(
+            samples.eval(0, &w),
+            f64::from(pos.evaluate_linear(Color::Black))
+        );
         // Black to move with a straight four to make: decided, not a sample.
         let four = pts(&[(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4)]);
         assert_eq!(
@@ -870,7 +873,7 @@ mod tests {
                 c = !c;
             }
             assert!(pos.is_foul(Point::new(6, 4), Color::Black));
-            assert_eq!(samples.eval(0, &w), f64::from(pos.evaluate(s)));
+            assert_eq!(samples.eval(0, &w), f64::from(pos.evaluate_linear(s)));
             // The threat mask is a feature of the side to move's own table.
             let t = threat_number(Rule::Renju, s, pos.threat_mask(s));
             assert!(samples.features(0).contains(&(t as u16, 1)));
@@ -920,7 +923,7 @@ mod tests {
             c = !c;
         }
         let w = current_weights();
-        let base = f64::from(pos.evaluate(!c));
+        let base = f64::from(pos.evaluate_linear(!c));
         let candidates: Vec<Point> = std::iter::once(played)
             .chain(
                 pos.candidates()
@@ -934,7 +937,7 @@ mod tests {
         assert_eq!(choices.groups, vec![0, candidates.len() as u32]);
         for (j, &p) in candidates.iter().enumerate() {
             pos.make(p, c);
-            let e = f64::from(pos.evaluate(!c)) - base;
+            let e = f64::from(pos.evaluate_linear(!c)) - base;
             pos.unmake();
             let kept: f64 = choices
                 .candidate(j)
@@ -1008,7 +1011,7 @@ mod tests {
                 .iter()
                 .max_by_key(|&&p| {
                     pos.make(p, c);
-                    let e = pos.evaluate(!c);
+                    let e = pos.evaluate_linear(!c);
                     pos.unmake();
                     e
                 })
@@ -1070,7 +1073,11 @@ mod tests {
         let mut c = Color::Black;
         for (k, &p) in moves.iter().enumerate().take(6) {
             if k >= 2 {
-                assert_eq!(samples.eval(k - 2, &w), f64::from(pos.evaluate(c)), "{k}");
+                assert_eq!(
+                    samples.eval(k - 2, &w),
+                    f64::from(pos.evaluate_linear(c)),
+                    "{k}"
+                );
             }
             pos.make(p, c);
             c = !c;
@@ -1107,12 +1114,12 @@ mod tests {
                 continue;
             }
             pos.set_smooth(true);
-            let engine = f64::from(pos.evaluate(!c));
+            let engine = f64::from(pos.evaluate_linear(!c));
             let model = samples.eval(0, &w);
             assert!((engine - model).abs() <= 0.5, "{moves:?}: {engine} {model}");
             pos.set_smooth(false);
             checked += 1;
-            differ += usize::from((f64::from(pos.evaluate(!c)) - model).abs() > 1.0);
+            differ += usize::from((f64::from(pos.evaluate_linear(!c)) - model).abs() > 1.0);
         }
         assert!(differ >= 50, "{differ}");
     }

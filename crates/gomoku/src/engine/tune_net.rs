@@ -298,7 +298,7 @@ mod tests {
                 if !samples.add_position(15, rule, &moves, 0.5).unwrap() {
                     continue;
                 }
-                let plain = pos.evaluate(c);
+                let plain = pos.evaluate_linear(c);
                 pos.set_net(Some(weights));
                 let with = pos.evaluate(c);
                 let want = f64::from(net.output(&samples, 0)) * scale;
