@@ -282,8 +282,15 @@ impl<W: Write> Brain<W> {
         }
         self.size = w;
         self.board_block = None;
-        // Builds the tables now, not on the first move's clock.
+        // Builds the tables now, not on the first move's clock: the current rule's by making
+        // the game, and the other rules' too, since an `INFO rule` that changes the rule comes
+        // just before the first move, whose clock the manager starts as soon as it has sent it.
         self.new_game(Vec::new());
+        for rule in Rule::ALL {
+            if rule != self.rule {
+                let _ = Engine::new(self.size, rule, 1 << 20);
+            }
+        }
         self.say("OK")
     }
 
