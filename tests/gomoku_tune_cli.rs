@@ -569,3 +569,103 @@ fn tune_under_renju_writes_weights_per_colour() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("only under renju"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `gomoku tune --model net` fits a net on labelled positions and writes a file that
+/// `gomoku pbrain --eval-net` plays with; `--eval-net none` plays the linear evaluation; a file
+/// that is no net is refused with a one-line error and a non-zero exit.
+#[test]
+fn tune_writes_a_net_that_the_brain_plays_with() {
+    let dir = temp("net");
+    let labels = dir.join("labels.jsonl");
+    let net = dir.join("net.txt");
+    let head = r#"{"record":"stonelab gomoku labels","version":1,"size":15,"rule":"freestyle","brain":"x","turn_ms":100,"scale":200.0,"sources":[]}"#;
+    let mut text = format!("{head}\n");
+    // Black's row of one or two stones with White's stones far away (a longer row would give
+    // Black, to move, a straight four to make: decided, not a sample).
+    for n in 1..=2u8 {
+        for shift in 0..6u8 {
+            let mut moves = Vec::new();
+            for k in 0..n {
+                moves.push(format!("[{},{}]", 3 + shift + k, 7));
+                moves.push(format!("[{},{}]", 2 * k, shift));
+            }
+            let value = 0.4 + 0.2 * f64::from(n);
+            text.push_str(&format!(
+                "{{\"moves\":[{}],\"score\":\"0\",\"value\":{value}}}\n",
+                moves.join(",")
+            ));
+        }
+    }
+    std::fs::write(&labels, &text).unwrap();
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune",
+            labels.to_str().unwrap(),
+            "--model",
+            "net",
+            "--hidden",
+            "2",
+            "--units",
+            "3",
+            "--epochs",
+            "5",
+            "--batch",
+            "4",
+            "--holdout",
+            "0",
+            "--net-out",
+            net.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["train_samples"], 12);
+    assert_eq!(report["epochs"].as_array().unwrap().len(), 5);
+    assert!(
+        report["train_loss_net"].as_f64().unwrap() < report["train_loss_linear"].as_f64().unwrap()
+    );
+    let written = std::fs::read_to_string(&net).unwrap();
+    assert!(written.starts_with("stonelab-gomoku-net hidden 2 units 3 scale "));
+    for flag in [net.to_str().unwrap(), "none"] {
+        let o = common::stonelab_with_input(
+            &["gomoku", "pbrain", "--eval-net", flag],
+            "START 15\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nEND\n",
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.lines().any(|l| l.split(',').count() == 2
+                && l.split(',').all(|v| v.trim().parse::<u8>().is_ok())),
+            "{out}"
+        );
+    }
+    std::fs::write(&net, "not a net\n").unwrap();
+    let o = common::stonelab_with_input(
+        &["gomoku", "pbrain", "--eval-net", net.to_str().unwrap()],
+        "START 15\nEND\n",
+    );
+    assert_ne!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--eval-net") && err.lines().count() == 1,
+        "{err}"
+    );
+    // Not under renju, whose weights are per colour.
+    let o = common::stonelab_with_input(
+        &[
+            "gomoku",
+            "tune",
+            labels.to_str().unwrap(),
+            "--model",
+            "net",
+            "--smooth",
+        ],
+        "",
+    );
+    assert_ne!(o.status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -496,27 +496,54 @@ fn fit_net(
         seed: 60,
     };
     let before = (train.loss(start, scale), held.loss(start, scale));
-    println!(
-        "{} positions fitted, {} held out; scale {scale:.1}; linear cross-entropy {:.5} / {:.5} held out",
-        train.len(),
-        held.len(),
-        before.0,
-        before.1
-    );
-    // The epoch with the best held-out loss is kept (early stopping).
+    let text = args.format == Format::Text;
+    if text {
+        println!(
+            "{} positions fitted, {} held out; scale {scale:.1}; linear cross-entropy {:.5} / {:.5} held out",
+            train.len(),
+            held.len(),
+            before.0,
+            before.1
+        );
+    }
+    // The epoch with the best held-out loss is kept (early stopping; the training loss when
+    // nothing is held out).
     let mut best: Option<(f64, usize, Net)> = None;
+    let mut epochs = Vec::new();
     net.fit(train, start, settings, |epoch, loss, net| {
         let h = net.loss(held, start, scale);
-        println!("epoch {epoch}: training {loss:.5}, held out {h:.5}");
-        if best.as_ref().is_none_or(|b| h < b.0) {
-            best = Some((h, epoch, net.clone()));
+        if text {
+            println!("epoch {epoch}: training {loss:.5}, held out {h:.5}");
+        }
+        epochs.push(serde_json::json!({"epoch": epoch, "train_loss": loss, "holdout_loss": h}));
+        let judged = if held.is_empty() { loss } else { h };
+        if best.as_ref().is_none_or(|b| judged < b.0) {
+            best = Some((judged, epoch, net.clone()));
         }
     });
-    let Some((h, epoch, net)) = best else {
+    let Some((_, epoch, net)) = best else {
         bail!("--model net: no epochs");
     };
+    let h = net.loss(held, start, scale);
     let t = net.loss(train, start, scale);
-    println!("net (epoch {epoch}): training {t:.5}, held out {h:.5}");
+    if text {
+        println!("net (epoch {epoch}): training {t:.5}, held out {h:.5}");
+    } else {
+        crate::common::print_json(&serde_json::json!({
+            "train_samples": train.len(),
+            "holdout_samples": held.len(),
+            "scale": scale,
+            "hidden": net.hidden,
+            "units": net.units,
+            "train_loss_linear": before.0,
+            "holdout_loss_linear": before.1,
+            "epochs": epochs,
+            "kept_epoch": epoch,
+            "train_loss_net": t,
+            "holdout_loss_net": h,
+            "net_out": args.net_out.as_ref().map(|p| p.display().to_string()),
+        }))?;
+    }
     if let Some(out) = &args.net_out {
         let names: Vec<String> = args
             .records
