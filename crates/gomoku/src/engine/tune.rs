@@ -82,6 +82,8 @@ fn is_free(pos: &Position, p: Point) -> bool {
 /// `k` is off the board or on a stone.
 fn replay(size: usize, rule: Rule, moves: &[Point]) -> Result<(Position, Color), usize> {
     let mut pos = Position::new(size, rule);
+    // Features only: the net's sums are not needed.
+    pos.set_net(None);
     let mut c = Color::Black;
     for (k, &p) in moves.iter().enumerate() {
         if !is_free(&pos, p) {

@@ -242,6 +242,8 @@ impl Prover {
         let root_key = keys.canonical(!root_attacker).0;
         let pos = (n > pairing::MAX_PAIRING_SIZE).then(|| {
             let mut pos = crate::engine::Position::new(n, rule);
+            // The prover reads the cells' order values, never the evaluation: no net to keep.
+            pos.set_net(None);
             for p in grid.points() {
                 if let Some(c) = grid.get(p) {
                     pos.make(p, c);
