@@ -492,8 +492,8 @@ fn suggest_then_play_what_the_manager_sends() {
     assert_eq!(out, ["OK", "SUGGEST 4,0", "10,10", "SUGGEST 4,5"]);
 }
 
-/// The move and the search's `score` word of one move request from a middle-game BOARD, with
-/// `extra` flags (a fixed node budget, so the search is deterministic).
+/// The move, and the search's `score` word with its principal variation, of one move request from
+/// a middle-game BOARD, with `extra` flags (a fixed node budget, so the search is deterministic).
 fn move_and_score(extra: &[&str]) -> (String, String) {
     move_and_score_under(extra, "INFO rule 0")
 }
@@ -512,13 +512,18 @@ fn move_and_score_under(extra: &[&str], rule_line: &str) -> (String, String) {
         .unwrap_or_else(|| panic!("no search MESSAGE in {text}"));
     let words: Vec<&str> = message.split_whitespace().collect();
     let at = words.iter().position(|&w| w == "score").expect("a score") + 1;
+    let pv = words
+        .iter()
+        .position(|&w| w == "pv")
+        .map_or(words.len(), |k| k + 1);
     let mv = text.lines().last().expect("a move").to_string();
-    (mv, words[at].to_string())
+    (mv, format!("{} pv {}", words[at], words[pv..].join(" ")))
 }
 
-/// `--order-weights`, `--eval-weights` and `--threat-weights` replace the compiled-in tables: the
-/// compiled-in order's and threat weights' numbers given as files change nothing; the hand-set
-/// order or evaluation, or no threat term at all, changes the score.
+/// `--order-weights`, `--eval-weights`, `--threat-weights` and `--eval-net` replace the compiled-in
+/// tables: the compiled-in order's, threat weights' and net's numbers given as files change
+/// nothing; the hand-set order or evaluation, no threat term at all, or no net, changes the search
+/// (its score or principal variation).
 #[test]
 fn weight_files_replace_the_compiled_in_tables() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/gomoku/data/");
@@ -538,6 +543,12 @@ fn weight_files_replace_the_compiled_in_tables() {
     let none = folder.join("threats.txt");
     std::fs::write(&none, "# no threat term\n").unwrap();
     let (_, score) = move_and_score(&["--threat-weights", none.to_str().unwrap()]);
+    assert_ne!(score, base.1);
+    // The evaluation's net: the compiled-in file given as a file changes nothing, none changes
+    // the search.
+    let same_net = format!("{data}eval-net.txt");
+    assert_eq!(move_and_score(&["--eval-net", &same_net]), base);
+    let (_, score) = move_and_score(&["--eval-net", "none"]);
     assert_ne!(score, base.1);
 }
 
