@@ -475,6 +475,41 @@ for s in ["+M7", "-M7", "999990", "-999993", "100", "-100", "0", "5000", "-5000"
     }
 }
 
+/// `scripts/gomoku-label` draws a position once: two records of the same game, and a third game
+/// reaching the same stones in another order, give the positions of one game and no more.
+#[test]
+fn labeller_draws_each_position_once() {
+    let dir = temp("label-draw");
+    let head = r#"{"record":"stonelab gomoku match","version":1,"size":15,"rule":"freestyle"}"#;
+    let game = r#"{"number":1,"opening_stones":1,"moves":[[7,7],[8,8],[6,6],[9,9],[5,5],[10,10],[4,4],[11,11]]}"#;
+    // Black's first two moves swapped: from three stones on, the same stones as `game`.
+    let swapped =
+        r#"{"number":2,"opening_stones":1,"moves":[[6,6],[8,8],[7,7],[9,9],[5,5],[0,0],[1,1]]}"#;
+    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    std::fs::write(&a, format!("{head}\n{game}\n")).unwrap();
+    std::fs::write(&b, format!("{head}\n{game}\n{swapped}\n")).unwrap();
+    let code = format!(
+        r#"
+import importlib.machinery
+m = importlib.machinery.SourceFileLoader("label", "scripts/gomoku-label").load_module()
+board, out = m.read_positions(["{}", "{}"], 100, 0, 1)
+print(len(out), sorted(len(p) for p in out))
+"#,
+        a.display(),
+        b.display()
+    );
+    let o = std::process::Command::new("python3")
+        .args(["-c", &code])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // `game` gives its positions of 1..=7 stones (never the last), once for both files;
+    // `swapped` adds its 1-, 2- and 6-stone ones: at 3, 4 and 5 stones it has the game's stones.
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.trim(), "10 [1, 1, 2, 2, 3, 4, 5, 6, 6, 7]", "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Under renju each colour has weights of its own: `--out` writes Black's and `--out-white`
 /// White's (both in the compiled-in format, and only together), `--threat-out` and
 /// `--threat-out-white` the threat weights by side to move; `--out-white` is refused elsewhere.

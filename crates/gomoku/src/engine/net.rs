@@ -39,18 +39,22 @@ pub struct NetWeights {
     pub units: usize,
     /// Evaluation units per logit.
     pub scale: f32,
-    /// Per combination, `units` fixed-point numbers: what a cell of the side to move adds to
-    /// the units' inputs (its vector through the first layer)...
-    pub own: Vec<i32>,
-    /// ...and what a cell of the waiting side adds.
-    pub opp: Vec<i32>,
+    /// Per combination, `2 * units` fixed-point numbers: what a cell of the side to move adds
+    /// to the units' inputs (its vector through the first layer), then what a cell of the
+    /// waiting side adds. One more block of zeros at the end, [`NetWeights::none`], stands for
+    /// a cell that is not evaluated.
+    pub images: Vec<i32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
 }
 
+/// A colour's sums of its cells' images: `[..units]` as the side to move, `[units..2 * units]`
+/// as the side waiting.
+pub type Sums = [i32; 2 * MAX_UNITS];
+
 impl NetWeights {
-    /// The output in logits for the side to move's sums `own` (its cells' `own` images) and the
-    /// opponent's `opp` (its cells' `opp` images).
+    /// The output in logits for the side to move's sums `own` (its cells' images as the side to
+    /// move) and the opponent's `opp` (its cells' as the side waiting).
     #[inline]
     #[must_use]
     pub fn output(&self, own: &[i32], opp: &[i32]) -> f32 {
@@ -62,47 +66,63 @@ impl NetWeights {
         out
     }
 
-    /// The evaluation units the net adds for those sums.
+    /// The evaluation units the net adds when `mover`'s sums are the side to move's and
+    /// `waiter`'s the other side's.
     #[inline]
     #[must_use]
-    pub fn value(&self, own: &[i32], opp: &[i32]) -> i64 {
-        (self.output(own, opp) * self.scale).round() as i64
+    pub fn value(&self, mover: &Sums, waiter: &Sums) -> i64 {
+        let u = self.units;
+        (self.output(&mover[..u], &waiter[u..2 * u]) * self.scale).round() as i64
     }
 
-    /// Takes combination `old`'s images out of a colour's sums and puts `new`'s in (none: a cell
-    /// not evaluated), in one pass.
+    /// The index standing for a cell that is not evaluated (its image is zero).
     #[inline]
-    pub fn replace(&self, sums: &mut [i32; 2 * MAX_UNITS], old: Option<usize>, new: Option<usize>) {
-        let u = self.units;
-        match (old, new) {
-            (Some(o), Some(n)) => {
-                let (to_move, waiting) = sums.split_at_mut(MAX_UNITS);
-                let (own_o, own_n) = (&self.own[o * u..(o + 1) * u], &self.own[n * u..(n + 1) * u]);
-                let (opp_o, opp_n) = (&self.opp[o * u..(o + 1) * u], &self.opp[n * u..(n + 1) * u]);
-                for j in 0..u {
-                    to_move[j] += own_n[j] - own_o[j];
-                    waiting[j] += opp_n[j] - opp_o[j];
+    #[must_use]
+    pub const fn none() -> usize {
+        COMBINATIONS
+    }
+
+    /// Takes combination `old`'s images out of a colour's sums and puts `new`'s in
+    /// ([`NetWeights::none`]: a cell not evaluated), in one pass; the common widths have loops
+    /// of a fixed length, which the compiler turns into vector instructions.
+    #[inline]
+    pub fn replace(&self, sums: &mut Sums, old: usize, new: usize) {
+        match self.units {
+            8 => self.replace_fixed::<16>(sums, old, new),
+            16 => self.replace_fixed::<32>(sums, old, new),
+            32 => self.replace_fixed::<64>(sums, old, new),
+            u => {
+                let w = 2 * u;
+                let (o, n) = (&self.images[old * w..][..w], &self.images[new * w..][..w]);
+                for j in 0..w {
+                    sums[j] += n[j] - o[j];
                 }
             }
-            (Some(o), None) => self.add(sums, o, -1),
-            (None, Some(n)) => self.add(sums, n, 1),
-            (None, None) => {}
         }
     }
 
-    /// Adds `sign` times combination `combination`'s images to a colour's sums: `sums[..units]`
-    /// as the side to move, `sums[MAX_UNITS..][..units]` as the side waiting.
-    #[inline]
-    pub fn add(&self, sums: &mut [i32; 2 * MAX_UNITS], combination: usize, sign: i32) {
-        let u = self.units;
-        let (own, opp) = (
-            &self.own[combination * u..(combination + 1) * u],
-            &self.opp[combination * u..(combination + 1) * u],
-        );
-        let (to_move, waiting) = sums.split_at_mut(MAX_UNITS);
-        for j in 0..u {
-            to_move[j] += sign * own[j];
-            waiting[j] += sign * opp[j];
+    #[inline(always)]
+    fn replace_fixed<const W: usize>(&self, sums: &mut Sums, old: usize, new: usize) {
+        let o: &[i32; W] = self.images[old * W..][..W].try_into().expect("W = 2 units");
+        let n: &[i32; W] = self.images[new * W..][..W].try_into().expect("W = 2 units");
+        let s: &mut [i32; W] = (&mut sums[..W]).try_into().expect("W <= 2 MAX_UNITS");
+        // Through local copies: the compiler cannot tell that the sums and the images never
+        // overlap, and without them it adds one number at a time.
+        let (o, n, mut acc) = (*o, *n, *s);
+        for j in 0..W {
+            acc[j] += n[j] - o[j];
+        }
+        *s = acc;
+    }
+
+    /// Adds `sign` times combination `combination`'s images to a colour's sums.
+    pub fn add(&self, sums: &mut Sums, combination: usize, sign: i32) {
+        let w = 2 * self.units;
+        for (s, x) in sums[..w]
+            .iter_mut()
+            .zip(&self.images[combination * w..][..w])
+        {
+            *s += sign * x;
         }
     }
 
@@ -165,15 +185,16 @@ impl NetWeights {
             at += n;
             s
         };
-        let own = take(COMBINATIONS * h).to_vec();
-        let opp = take(COMBINATIONS * h).to_vec();
+        let own = take(COMBINATIONS * h);
+        let opp = take(COMBINATIONS * h);
         let w1 = take(u * 2 * h).to_vec();
         let b1 = take(u).to_vec();
         let w2 = take(u).to_vec();
-        // The first layer folded into the vectors: combination i's image, unit j.
-        let image = |v: &[f32], half: usize| -> Result<Vec<i32>, String> {
-            let mut out = Vec::with_capacity(COMBINATIONS * u);
-            for i in 0..COMBINATIONS {
+        // The first layer folded into the vectors: combination i's image, unit j, as the side
+        // to move (half 0) and as the side waiting (half 1).
+        let mut images = Vec::with_capacity((COMBINATIONS + 1) * 2 * u);
+        for i in 0..COMBINATIONS {
+            for (half, v) in [own, opp].iter().enumerate() {
                 for j in 0..u {
                     let row = &w1[j * 2 * h + half * h..j * 2 * h + half * h + h];
                     let x: f32 = row
@@ -185,17 +206,16 @@ impl NetWeights {
                     if q.abs() >= 1e7 {
                         return Err(format!("combination {i}: unit input {x} out of range"));
                     }
-                    out.push(q as i32);
+                    images.push(q as i32);
                 }
             }
-            Ok(out)
-        };
+        }
+        images.extend(std::iter::repeat_n(0, 2 * u));
         Ok(NetWeights {
             hidden: h,
             units: u,
             scale: scale as f32,
-            own: image(&own, 0)?,
-            opp: image(&opp, 1)?,
+            images,
             b1,
             w2,
         })
@@ -304,10 +324,13 @@ mod tests {
             net.add(&mut mover, i, 1);
         }
         net.add(&mut waiter, 3, 1);
-        net.add(&mut waiter, 7, 1);
-        net.add(&mut waiter, 7, -1);
-        let got = net.output(&mover[..MAX_UNITS], &waiter[MAX_UNITS..]);
-        assert!((got - want).abs() < 1e-3, "{got} {want}");
+        net.replace(&mut waiter, NetWeights::none(), 7);
+        net.replace(&mut waiter, 7, NetWeights::none());
+        net.replace(&mut mover, NetWeights::none(), 4);
+        net.replace(&mut mover, 4, 4);
+        net.replace(&mut mover, 4, NetWeights::none());
+        let got = net.value(&mover, &waiter) as f32 / 300.0;
+        assert!((got - want).abs() < 1e-2, "{got} {want}");
         assert!(NetWeights::parse(&text.replace("units 3", "units 4")).is_err());
         assert!(NetWeights::parse(&text.replace("units 3", "units 33")).is_err());
         assert!(NetWeights::parse("{}").is_err());
@@ -315,11 +338,59 @@ mod tests {
         assert!(NetWeights::parse(&format!("{text}0\n")).is_err());
     }
 
+    /// For every width, [`NetWeights::replace`] (a fixed-length loop for 8, 16 and 32 units, a
+    /// loop over the width otherwise) equals taking the old images out and putting the new in
+    /// with [`NetWeights::add`], the none index included.
+    #[test]
+    fn replace_is_an_add_and_a_take_away_at_every_width() {
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % 2001) as f32 / 1000.0 - 1.0
+        };
+        for (h, u) in [(2, 3), (8, 8), (4, 16), (32, 32), (5, 31)] {
+            let own: Vec<f32> = (0..COMBINATIONS * h).map(|_| next()).collect();
+            let opp: Vec<f32> = (0..COMBINATIONS * h).map(|_| next()).collect();
+            let w1: Vec<f32> = (0..u * 2 * h).map(|_| next()).collect();
+            let (b1, w2): (Vec<f32>, Vec<f32>) = (
+                (0..u).map(|_| next()).collect(),
+                (0..u).map(|_| next()).collect(),
+            );
+            let net =
+                NetWeights::parse(&format(h, u, 100.0, &own, &opp, &w1, &b1, &w2, &[])).unwrap();
+            let (mut fast, mut slow) = ([0; 2 * MAX_UNITS], [0; 2 * MAX_UNITS]);
+            let mut now = NetWeights::none();
+            for k in 0..200 {
+                let new = if k % 7 == 3 {
+                    NetWeights::none()
+                } else {
+                    (k * 37 + 11) % COMBINATIONS
+                };
+                net.replace(&mut fast, now, new);
+                if now != NetWeights::none() {
+                    net.add(&mut slow, now, -1);
+                }
+                if new != NetWeights::none() {
+                    net.add(&mut slow, new, 1);
+                }
+                assert_eq!(fast, slow, "units {u}, step {k}");
+                now = new;
+            }
+            assert!(fast[..2 * u].iter().any(|&x| x != 0) || now == NetWeights::none());
+            assert!(
+                fast[2 * u..].iter().all(|&x| x == 0),
+                "units {u}: past the width"
+            );
+        }
+    }
+
     /// The compiled-in net parses, with the sizes its header names.
     #[test]
     fn the_compiled_in_net_parses() {
         let net = NetWeights::parse(NET_FILE).unwrap();
         assert_eq!((net.hidden, net.units), (8, 8));
-        assert_eq!(net.own.len(), COMBINATIONS * net.units);
+        assert_eq!(net.images.len(), (COMBINATIONS + 1) * 2 * net.units);
     }
 }

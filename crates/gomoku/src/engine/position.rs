@@ -9,7 +9,7 @@
 
 use crate::engine::cells::{self, Cell, FIVE, FOUR, OPEN_FOUR, THREE};
 use crate::engine::classes::{Class, ClassTable};
-use crate::engine::net::{self, NetWeights, MAX_UNITS};
+use crate::engine::net::{self, NetWeights, Sums, MAX_UNITS};
 use crate::engine::threats;
 use crate::engine::weights::Source;
 use crate::tables::codes::PAD;
@@ -103,7 +103,7 @@ pub struct Position {
     /// and exactly five only), and its sums: per colour, the sum of its cells' images as the
     /// side to move, then as the side waiting ([`NetWeights::add`]).
     net: Option<&'static NetWeights>,
-    sums: [[i32; 2 * MAX_UNITS]; 2],
+    sums: [Sums; 2],
     /// The sums before each quick make, while a net is installed: the parts in use (per
     /// colour, to move then waiting, `units` numbers each), one make after another.
     sums_undo: Vec<i32>,
@@ -389,10 +389,7 @@ impl Position {
     #[must_use]
     pub fn net_value(&self, s: Color) -> i64 {
         match self.net {
-            Some(net) => net.value(
-                &self.sums[s.index()][..MAX_UNITS],
-                &self.sums[(!s).index()][MAX_UNITS..],
-            ),
+            Some(net) => net.value(&self.sums[s.index()], &self.sums[(!s).index()]),
             None => 0,
         }
     }
@@ -567,11 +564,9 @@ impl Position {
             cells_from: self.saved.len(),
         });
         if let Some(net) = self.net {
-            let u = net.units;
+            let w = 2 * net.units;
             for sums in &self.sums {
-                self.sums_undo.extend_from_slice(&sums[..u]);
-                self.sums_undo
-                    .extend_from_slice(&sums[MAX_UNITS..MAX_UNITS + u]);
+                self.sums_undo.extend_from_slice(&sums[..w]);
             }
         }
         self.update_around(p, true);
@@ -606,16 +601,14 @@ impl Position {
         self.weights = undo.weights;
         self.kinds = undo.kinds;
         if let Some(net) = self.net {
-            let u = net.units;
+            let w = 2 * net.units;
             let from = self
                 .sums_undo
                 .len()
-                .checked_sub(4 * u)
+                .checked_sub(2 * w)
                 .expect("the net's sums before a quick make");
             for (k, sums) in self.sums.iter_mut().enumerate() {
-                let at = from + 2 * u * k;
-                sums[..u].copy_from_slice(&self.sums_undo[at..at + u]);
-                sums[MAX_UNITS..MAX_UNITS + u].copy_from_slice(&self.sums_undo[at + u..at + 2 * u]);
+                sums[..w].copy_from_slice(&self.sums_undo[from + w * k..][..w]);
             }
             self.sums_undo.truncate(from);
         }
@@ -740,11 +733,20 @@ impl Position {
             w[0] += i64::from(now.to_move) - i64::from(was.to_move);
             w[1] += i64::from(now.waiting) - i64::from(was.waiting);
             if let Some(net) = self.net {
-                net.replace(
-                    &mut self.sums[c.index()],
-                    (old != 0).then_some(usize::from(was.combination)),
-                    (e != 0).then_some(usize::from(now.combination)),
-                );
+                let none = NetWeights::none();
+                let o = if old != 0 {
+                    usize::from(was.combination)
+                } else {
+                    none
+                };
+                let n = if e != 0 {
+                    usize::from(now.combination)
+                } else {
+                    none
+                };
+                if o != n {
+                    net.replace(&mut self.sums[c.index()], o, n);
+                }
             }
             if was.kind != now.kind {
                 let k = &mut self.kinds[c.index()];
