@@ -1,6 +1,6 @@
 //! The nonlinear term of the evaluation (since engine v2.24, session 60, refitted for v2.25;
-//! freestyle and exactly five): a small net, compiled in from `crates/gomoku/data/eval-net.txt`, replaced with
-//! `pbrain-stonelab --eval-net FILE` or left out with `--eval-net none`.
+//! freestyle and exactly five): a small net, compiled in from `crates/gomoku/data/eval-net.txt`,
+//! replaced with `pbrain-stonelab --eval-net FILE` or left out with `--eval-net none`.
 //!
 //! Each class combination has two vectors of `hidden` numbers: one that a cell of the side to
 //! move adds to that side's sum, one that a cell of the waiting side adds to its sum. The side to
