@@ -159,6 +159,32 @@ fn a_match_clock_is_sent_and_running_out_of_it_loses() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An engine's first answer of a game may take 5 s more than the move time (it handles the
+/// unanswered `INFO` keys on that clock); a later answer as slow loses on time.
+#[test]
+fn only_the_first_answer_has_the_setup_grace() {
+    let (a, _) = players();
+    let slow_at = |n: usize| {
+        let dir = temp_dir(&format!("gomoku-setup-grace-{n}"));
+        let log = dir.join("log");
+        // 1.5 s for answer number n, at once otherwise; 100 ms a move gives 1.1 s to answer.
+        let brain = fake_brain(&dir, &log, &format!("[ $n = {n} ] && sleep 1.5; "), "0");
+        let r = stonelab_json(&match_args(
+            &a,
+            &brain,
+            &["--games", "2", "--turn-ms", "100", "--format", "json"],
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+        r
+    };
+    let first = slow_at(0);
+    assert_eq!(first["timeouts"], 0, "{first}");
+    assert_eq!(first["games"].as_array().unwrap().len(), 2, "{first}");
+    let second = slow_at(1);
+    assert_eq!(second["timeouts"], 2, "{second}");
+    assert_eq!(second["wins"], 2, "{second}");
+}
+
 /// Whether a process runs (and is not a zombie waiting for its parent).
 fn alive(pid: &str) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))

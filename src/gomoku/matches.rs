@@ -10,6 +10,8 @@
 //! Adjudication: a move that completes a five (freestyle: five or more; standard: exactly five) wins;
 //! an occupied, off-board or unreadable move, an `ERROR` or `UNKNOWN` answer, a dead engine, or no
 //! answer within the move time plus a grace of max(1 s, the move time) loses; a full board is a draw.
+//! An engine's first answer of a game has 5 s more: the `INFO` keys are not answered, so an
+//! engine works through them (Rapfi sizes its hash table to `max_memory`) on the first move's clock.
 //! With `--match-ms M` each engine also has M ms for its whole game: `INFO time_left` (what it has
 //! left) comes before every move request, the time from a request's last line to the answer is
 //! charged to it, and an answer later than its time left plus a second loses on time.
@@ -224,6 +226,12 @@ struct Engine {
 /// command); GUIs and Piskvork never answer that fast. The engine's clock starts after it.
 const SETTLE: Duration = Duration::from_millis(20);
 
+/// The extra time an engine has for its first answer of a game. The `INFO` keys sent after `START`
+/// have no answer, so the engine handles them on the first move's clock: Rapfi, told
+/// `max_memory`, allocates and clears its hash table then, and its first move at 1 s took 1.0-1.5 s
+/// (2 s, a loss on time, 6 times in 100 games on a loaded machine in session 61).
+const SETUP_GRACE: Duration = Duration::from_secs(5);
+
 /// What an engine answered to a move request.
 enum Answer {
     Move(Point),
@@ -292,9 +300,13 @@ impl Engine {
 
     /// Sends `lines` (after the settling pause) and reads the answer line within `limit`.
     fn ask_within(&mut self, lines: &[String], limit: Duration) -> Result<String, (End, String)> {
-        if let Some(t) = self.answered {
-            std::thread::sleep(SETTLE.saturating_sub(t.elapsed()));
-        }
+        let limit = match self.answered {
+            Some(t) => {
+                std::thread::sleep(SETTLE.saturating_sub(t.elapsed()));
+                limit
+            }
+            None => limit + SETUP_GRACE,
+        };
         for l in lines {
             if !self.send(l) {
                 return Err((End::EngineError, "the engine closed its input".into()));
