@@ -250,6 +250,53 @@ fn tune_fits_labelled_positions_and_refuses_bad_ones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Labels of several board sizes fit together (a cell's patterns are the same on every board);
+/// labels of another rule are refused.
+#[test]
+fn tune_mixes_board_sizes_but_not_rules() {
+    let dir = temp("labels-sizes");
+    let file = |name: &str, size: usize, rule: &str| {
+        let path = dir.join(name);
+        let c = size / 2;
+        let mut text = format!(
+            r#"{{"record":"stonelab gomoku labels","version":1,"size":{size},"rule":"{rule}","brain":"x","turn_ms":100,"scale":200.0,"sources":[]}}"#
+        );
+        text.push('\n');
+        for (moves, value) in [
+            (format!("[[{c},{c}],[0,0],[{},{c}],[0,1]]", c + 1), 0.9),
+            (format!("[[{c},{c}],[0,0]]"), 0.55),
+            (format!("[[{c},{c}],[0,0],[{c},{}]]", c + 1), 0.3),
+        ] {
+            text.push_str(&format!(
+                "{{\"moves\":{moves},\"score\":\"0\",\"value\":{value}}}\n"
+            ));
+        }
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (a, b) = (
+        file("15.jsonl", 15, "freestyle"),
+        file("20.jsonl", 20, "freestyle"),
+    );
+    let tune = |files: &[&str]| {
+        let mut args = vec!["gomoku", "tune", "--epochs", "5", "--holdout", "0"];
+        args.extend_from_slice(&["--model", "table", "--format", "json"]);
+        args.extend_from_slice(files);
+        common::stonelab_with_input(&args, "")
+    };
+    let o = tune(&[&a, &b]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["games"], 6, "{report}");
+    assert_eq!(report["train_samples"], 6, "{report}");
+    let c = file("standard.jsonl", 15, "standard");
+    let o = tune(&[&a, &c]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("another rule"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `gomoku tune-order` fits the move order to one player's moves: a report before and after, an
 /// order file in the compiled-in format; labelled positions and a missing `--player` are refused.
 #[test]

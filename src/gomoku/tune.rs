@@ -245,7 +245,8 @@ fn save_record(path: &Path, header: &Header, lines: &[GameLine]) -> anyhow::Resu
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
     /// Game records: `gomoku selfplay` or `gomoku match` JSON Lines files, or labelled positions
-    /// (`scripts/gomoku-label`: a stronger engine's value as a soft result); one board and rule
+    /// (`scripts/gomoku-label`: a stronger engine's value as a soft result); one rule, any board
+    /// sizes (the fitted features are a cell's line patterns, the same on every board)
     #[arg(required = true)]
     records: Vec<PathBuf>,
     /// Positions left out at the start of every game, besides its opening
@@ -382,7 +383,7 @@ fn read_choices(
     skip: usize,
     max: usize,
     every: usize,
-    board: &mut Option<(usize, Rule)>,
+    board: &mut Option<Rule>,
 ) -> anyhow::Result<(tune::Choices, tune::Choices)> {
     let (mut train, mut held) = (tune::Choices::new(), tune::Choices::new());
     let mut games = 0;
@@ -438,12 +439,12 @@ pub(super) fn read_text(path: &Path) -> anyhow::Result<String> {
 }
 
 /// The header of a record or labels file read by the tuners (its first line, `first`): the JSON
-/// object, the board size and the rule, checked against the files before (`board`, set by the
-/// first) and against the `rules` the tuner takes.
+/// object, the board size and the rule, the rule checked against the files before (`board`, set
+/// by the first) and against the `rules` the tuner takes. Board sizes may differ from file to file.
 pub(super) fn record_header(
     path: &Path,
     first: Option<&str>,
-    board: &mut Option<(usize, Rule)>,
+    board: &mut Option<Rule>,
     rules: &[Rule],
 ) -> anyhow::Result<(Value, usize, Rule)> {
     let head: Value = first
@@ -464,13 +465,10 @@ pub(super) fn record_header(
     if !(5..=20).contains(&size) {
         bail!("'{}' line 1: no board size in 5..=20", path.display());
     }
-    if board.is_some_and(|b| b != (size, rule)) {
-        bail!(
-            "'{}': another board or rule than the first record",
-            path.display()
-        );
+    if board.is_some_and(|b| b != rule) {
+        bail!("'{}': another rule than the first record", path.display());
     }
-    *board = Some((size, rule));
+    *board = Some(rule);
     Ok((head, size, rule))
 }
 
@@ -585,7 +583,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         (Samples::new(), Samples::new())
     };
     let mut games = 0;
-    let mut board: Option<(usize, Rule)> = None;
+    let mut board: Option<Rule> = None;
     let every = holdout_every(args.holdout);
     for path in &args.records {
         let text = read_text(path)?;
@@ -658,7 +656,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     if train.is_empty() {
         bail!("no positions to fit in the records");
     }
-    let rule = board.map_or(Rule::Freestyle, |b| b.1);
+    let rule = board.unwrap_or(Rule::Freestyle);
     let renju = rule == Rule::Renju;
     if renju && args.threat_out.is_some() != args.threat_out_white.is_some() {
         bail!("under renju --threat-out (Black to move) and --threat-out-white go together");

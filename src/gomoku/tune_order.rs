@@ -96,7 +96,7 @@ struct Report {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (mut train, mut held) = (MoveSamples::new(), MoveSamples::new());
     let mut games = 0;
-    let mut board: Option<(usize, Rule)> = None;
+    let mut board: Option<Rule> = None;
     let every = super::tune::holdout_every(args.holdout);
     for path in &args.records {
         let text = super::tune::read_text(path)?;
@@ -109,13 +109,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 path.display()
             );
         }
-        if board.is_some_and(|b| b != (size, rule)) {
-            bail!(
-                "'{}': another board or rule than the first record",
-                path.display()
-            );
-        }
-        board = Some((size, rule));
         for (i, line) in lines.enumerate() {
             let g: GameLine = serde_json::from_str(line)
                 .with_context(|| format!("'{}' line {}: not a game", path.display(), i + 2))?;
@@ -146,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if train.is_empty() {
         bail!("no moves to fit in the records");
     }
-    let rule = board.map_or(Rule::Freestyle, |(_, rule)| rule);
+    let rule = board.unwrap_or(Rule::Freestyle);
     let start = match &args.start {
         None => policy::current_scores_for(rule),
         Some(path) => {
