@@ -657,10 +657,20 @@ fn tune_under_renju_writes_weights_per_colour() {
 /// that is no net is refused with a one-line error and a non-zero exit.
 #[test]
 fn tune_writes_a_net_that_the_brain_plays_with() {
-    let dir = temp("net");
+    for rule in ["freestyle", "renju"] {
+        fit_and_play_a_net(rule);
+    }
+}
+
+/// `gomoku tune --model net` on labels of `rule`, then the brain with the net (under renju a net
+/// of vectors per colour, `colours 2`, which the brain uses under renju).
+fn fit_and_play_a_net(rule: &str) {
+    let dir = temp(&format!("net-{rule}"));
     let labels = dir.join("labels.jsonl");
     let net = dir.join("net.txt");
-    let head = r#"{"record":"stonelab gomoku labels","version":1,"size":15,"rule":"freestyle","brain":"x","turn_ms":100,"scale":200.0,"sources":[]}"#;
+    let head = format!(
+        r#"{{"record":"stonelab gomoku labels","version":1,"size":15,"rule":"{rule}","brain":"x","turn_ms":100,"scale":200.0,"sources":[]}}"#
+    );
     let mut text = format!("{head}\n");
     // Black's row of one or two stones with White's stones far away (a longer row would give
     // Black, to move, a straight four to make: decided, not a sample).
@@ -712,10 +722,13 @@ fn tune_writes_a_net_that_the_brain_plays_with() {
     );
     let written = std::fs::read_to_string(&net).unwrap();
     assert!(written.starts_with("stonelab-gomoku-net hidden 2 units 3 scale "));
+    let header = written.lines().next().unwrap();
+    assert_eq!(header.ends_with(" colours 2"), rule == "renju", "{header}");
+    let info = if rule == "renju" { "INFO rule 4\n" } else { "" };
     for flag in [net.to_str().unwrap(), "none"] {
         let o = common::stonelab_with_input(
             &["gomoku", "pbrain", "--eval-net", flag],
-            "START 15\nBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nEND\n",
+            &format!("START 15\n{info}BOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nEND\n"),
         );
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let out = String::from_utf8_lossy(&o.stdout);
@@ -736,7 +749,7 @@ fn tune_writes_a_net_that_the_brain_plays_with() {
         err.contains("--eval-net") && err.lines().count() == 1,
         "{err}"
     );
-    // Not under renju, whose weights are per colour.
+    // Not with --smooth.
     let o = common::stonelab_with_input(
         &[
             "gomoku",

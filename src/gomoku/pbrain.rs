@@ -149,9 +149,10 @@ pub struct Args {
     /// --threat-out-white`)
     #[arg(long = "renju-white-threat-weights", value_name = "FILE")]
     pub renju_white_threat_weights: Option<std::path::PathBuf>,
-    /// The net added to the evaluation under freestyle and exactly five, instead of the
-    /// compiled-in one (crates/gomoku/data/eval-net.txt): a file written by `stonelab gomoku tune
-    /// --model net --net-out FILE`, or `none` for the linear evaluation alone
+    /// The net added to the evaluation, instead of the compiled-in one: a file written by
+    /// `stonelab gomoku tune --model net --net-out FILE`; a net fitted under renju (`colours 2`)
+    /// serves renju, any other freestyle and exactly five (crates/gomoku/data/eval-net.txt);
+    /// `none` for the linear evaluation alone under every rule
     #[arg(long = "eval-net", value_name = "FILE")]
     pub eval_net: Option<std::path::PathBuf>,
 }

@@ -340,7 +340,7 @@ enum Model {
     Table,
     Both,
     /// The linear weights as compiled in, plus a small net on per-side sums of combination
-    /// vectors (experiment: reports the held-out fit, writes nothing)
+    /// vectors (per colour too under renju); reports the held-out fit, writes --net-out
     Net,
 }
 
@@ -481,10 +481,17 @@ fn fit_net(
     scale: f64,
 ) -> anyhow::Result<()> {
     use stonelab_gomoku::engine::tune_net::{Net, NetFit};
-    if args.smooth || !args.choices.is_empty() || start.len() != tune::WEIGHTS {
-        bail!("--model net: freestyle or exactly five, without --smooth or --choices");
+    if args.smooth || !args.choices.is_empty() {
+        bail!("--model net: not with --smooth or --choices");
     }
-    let mut net = Net::new(usize::from(args.hidden), usize::from(args.units), 60);
+    // Renju's linear weights are per colour, and so are its net's vectors.
+    let colours = if start.len() == tune::WEIGHTS { 1 } else { 2 };
+    let mut net = Net::new(
+        usize::from(args.hidden),
+        usize::from(args.units),
+        colours,
+        60,
+    );
     let settings = NetFit {
         scale,
         epochs: args.epochs,

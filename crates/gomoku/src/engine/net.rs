@@ -1,6 +1,9 @@
 //! The nonlinear term of the evaluation (since engine v2.24, session 60, refitted for v2.25;
 //! freestyle and exactly five): a small net, compiled in from `crates/gomoku/data/eval-net.txt`,
-//! replaced with `pbrain-stonelab --eval-net FILE` or left out with `--eval-net none`.
+//! replaced with `pbrain-stonelab --eval-net FILE` or left out with `--eval-net none`. Under
+//! renju (since session 62) a net has vectors per colour (`colours 2` in its file's header:
+//! Black's cells and White's are not alike there), and Black's forbidden cells are left out of
+//! Black's sums when the position is evaluated, as the linear evaluation leaves them out.
 //!
 //! Each class combination has two vectors of `hidden` numbers: one that a cell of the side to
 //! move adds to that side's sum, one that a cell of the waiting side adds to its sum. The side to
@@ -19,6 +22,7 @@
 use std::sync::OnceLock;
 
 use super::cells::COMBINATIONS;
+use crate::{Color, Rule};
 
 /// The widest sums a net may have.
 pub const MAX_HIDDEN: usize = 32;
@@ -37,12 +41,15 @@ pub const RECORD: &str = "stonelab-gomoku-net";
 pub struct NetWeights {
     pub hidden: usize,
     pub units: usize,
+    /// 1: one set of vectors for both colours (freestyle, exactly five); 2: Black's, then
+    /// White's (renju).
+    pub colours: usize,
     /// Evaluation units per logit.
     pub scale: f32,
-    /// Per combination, `2 * units` fixed-point numbers: what a cell of the side to move adds
-    /// to the units' inputs (its vector through the first layer), then what a cell of the
-    /// waiting side adds. One more block of zeros at the end, [`NetWeights::none`], stands for
-    /// a cell that is not evaluated.
+    /// Per colour (one or two), per combination, `2 * units` fixed-point numbers: what a cell
+    /// of the side to move adds to the units' inputs (its vector through the first layer), then
+    /// what a cell of the waiting side adds. One more block of zeros after each colour's,
+    /// [`NetWeights::none`], stands for a cell that is not evaluated.
     pub images: Vec<i32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
@@ -82,11 +89,28 @@ impl NetWeights {
         COMBINATIONS
     }
 
-    /// Takes combination `old`'s images out of a colour's sums and puts `new`'s in
+    /// Whether the net is for `rule`: vectors per colour under renju, one set under the others.
+    #[must_use]
+    pub fn fits(&self, rule: Rule) -> bool {
+        (self.colours == 2) == (rule == Rule::Renju)
+    }
+
+    /// Where colour `c`'s images start, in combinations.
+    #[inline]
+    fn base(&self, c: Color) -> usize {
+        if self.colours == 2 && c == Color::White {
+            COMBINATIONS + 1
+        } else {
+            0
+        }
+    }
+
+    /// Takes colour `c`'s images of combination `old` out of its sums and puts `new`'s in
     /// ([`NetWeights::none`]: a cell not evaluated), in one pass; the common widths have loops
     /// of a fixed length, which the compiler turns into vector instructions.
     #[inline]
-    pub fn replace(&self, sums: &mut Sums, old: usize, new: usize) {
+    pub fn replace(&self, sums: &mut Sums, c: Color, old: usize, new: usize) {
+        let (old, new) = (self.base(c) + old, self.base(c) + new);
         match self.units {
             8 => self.replace_fixed::<16>(sums, old, new),
             16 => self.replace_fixed::<32>(sums, old, new),
@@ -115,20 +139,20 @@ impl NetWeights {
         *s = acc;
     }
 
-    /// Adds `sign` times combination `combination`'s images to a colour's sums.
-    pub fn add(&self, sums: &mut Sums, combination: usize, sign: i32) {
+    /// Adds `sign` times colour `c`'s images of combination `combination` to its sums.
+    pub fn add(&self, sums: &mut Sums, c: Color, combination: usize, sign: i32) {
         let w = 2 * self.units;
-        for (s, x) in sums[..w]
-            .iter_mut()
-            .zip(&self.images[combination * w..][..w])
-        {
+        let at = (self.base(c) + combination) * w;
+        for (s, x) in sums[..w].iter_mut().zip(&self.images[at..][..w]) {
             *s += sign * x;
         }
     }
 
-    /// Reads a net file: the header line `stonelab-gomoku-net hidden H units U scale S`, then comment lines (`#`), then every number in order: the
-    /// side to move's vectors (`COMBINATIONS x H`), the waiting side's, the first layer
-    /// (`U x 2H`), its biases (`U`), the output weights (`U`).
+    /// Reads a net file: the header line `stonelab-gomoku-net hidden H units U scale S`
+    /// (and `colours 2` for a renju net), then comment lines (`#`), then every number in order:
+    /// the side to move's vectors (`COMBINATIONS x H`; a renju net's Black's, then White's), the
+    /// waiting side's (the same), the first layer (`U x 2H`), its biases (`U`), the output
+    /// weights (`U`).
     ///
     /// # Errors
     /// A one-line description of what is wrong.
@@ -156,6 +180,14 @@ impl NetWeights {
         if !(scale > 0.0 && scale < 1e6) {
             return Err("line 1: scale not a positive number".into());
         }
+        let colours = match words.iter().position(|w| *w == "colours") {
+            None => 1,
+            Some(_) => match field("colours")? {
+                1.0 => 1,
+                2.0 => 2,
+                _ => return Err("line 1: colours not 1 or 2".into()),
+            },
+        };
         let (h, u) = (hidden as usize, units as usize);
         let mut numbers = Vec::new();
         for (n, line) in lines.enumerate() {
@@ -172,10 +204,10 @@ impl NetWeights {
                 numbers.push(v);
             }
         }
-        let want = 2 * COMBINATIONS * h + u * 2 * h + 2 * u;
+        let want = 2 * colours * COMBINATIONS * h + u * 2 * h + 2 * u;
         if numbers.len() != want {
             return Err(format!(
-                "{} numbers where hidden {h} and units {u} need {want}",
+                "{} numbers where hidden {h}, units {u} and colours {colours} need {want}",
                 numbers.len()
             ));
         }
@@ -185,35 +217,35 @@ impl NetWeights {
             at += n;
             s
         };
-        let own = take(COMBINATIONS * h);
-        let opp = take(COMBINATIONS * h);
+        let own = take(colours * COMBINATIONS * h);
+        let opp = take(colours * COMBINATIONS * h);
         let w1 = take(u * 2 * h).to_vec();
         let b1 = take(u).to_vec();
         let w2 = take(u).to_vec();
-        // The first layer folded into the vectors: combination i's image, unit j, as the side
-        // to move (half 0) and as the side waiting (half 1).
-        let mut images = Vec::with_capacity((COMBINATIONS + 1) * 2 * u);
-        for i in 0..COMBINATIONS {
-            for (half, v) in [own, opp].iter().enumerate() {
-                for j in 0..u {
-                    let row = &w1[j * 2 * h + half * h..j * 2 * h + half * h + h];
-                    let x: f32 = row
-                        .iter()
-                        .zip(&v[i * h..(i + 1) * h])
-                        .map(|(w, e)| w * e)
-                        .sum();
-                    let q = (x * ONE).round();
-                    if q.abs() >= 1e7 {
-                        return Err(format!("combination {i}: unit input {x} out of range"));
+        // The first layer folded into the vectors: colour c's combination i's image, unit j, as
+        // the side to move (half 0) and as the side waiting (half 1).
+        let mut images = Vec::with_capacity(colours * (COMBINATIONS + 1) * 2 * u);
+        for c in 0..colours {
+            for i in 0..COMBINATIONS {
+                let at = (c * COMBINATIONS + i) * h;
+                for (half, v) in [own, opp].iter().enumerate() {
+                    for j in 0..u {
+                        let row = &w1[j * 2 * h + half * h..j * 2 * h + half * h + h];
+                        let x: f32 = row.iter().zip(&v[at..at + h]).map(|(w, e)| w * e).sum();
+                        let q = (x * ONE).round();
+                        if q.abs() >= 1e7 {
+                            return Err(format!("combination {i}: unit input {x} out of range"));
+                        }
+                        images.push(q as i32);
                     }
-                    images.push(q as i32);
                 }
             }
+            images.extend(std::iter::repeat_n(0, 2 * u));
         }
-        images.extend(std::iter::repeat_n(0, 2 * u));
         Ok(NetWeights {
             hidden: h,
             units: u,
+            colours,
             scale: scale as f32,
             images,
             b1,
@@ -223,7 +255,8 @@ impl NetWeights {
 }
 
 /// Writes a net file ([`NetWeights::parse`]'s format) from float parameters: `own` and `opp`
-/// (`COMBINATIONS x hidden` each), `w1`, `b1`, `w2`, with `comments` as `#` lines.
+/// (`COMBINATIONS x hidden` each, or twice that for a renju net, which the header then says),
+/// `w1`, `b1`, `w2`, with `comments` as `#` lines.
 #[must_use]
 #[allow(clippy::too_many_arguments)]
 pub fn format(
@@ -237,7 +270,11 @@ pub fn format(
     w2: &[f32],
     comments: &[String],
 ) -> String {
-    let mut out = format!("{RECORD} hidden {hidden} units {units} scale {scale:.3}\n");
+    let mut out = format!("{RECORD} hidden {hidden} units {units} scale {scale:.3}");
+    if own.len() == 2 * COMBINATIONS * hidden {
+        out.push_str(" colours 2");
+    }
+    out.push('\n');
     for c in comments {
         out.push_str(&format!("# {c}\n"));
     }
@@ -258,31 +295,48 @@ pub fn format(
     out
 }
 
-/// The compiled-in net (`crates/gomoku/data/eval-net.txt`).
+/// The compiled-in net (`crates/gomoku/data/eval-net.txt`), for freestyle and exactly five.
 pub const NET_FILE: &str = include_str!("../../data/eval-net.txt");
 
-static NET: OnceLock<Option<NetWeights>> = OnceLock::new();
+/// The compiled-in renju net (`colours 2`), if there is one.
+pub const RENJU_NET_FILE: Option<&str> = None;
 
-/// Installs the net of `text` (or none, for `None`) instead of the compiled-in one, for every
-/// position made from now on (freestyle and exactly five). Must come before the first position.
+static NET: OnceLock<Option<NetWeights>> = OnceLock::new();
+static RENJU_NET: OnceLock<Option<NetWeights>> = OnceLock::new();
+
+/// Installs the net of `text` instead of the compiled-in one for the rules it fits (a renju net,
+/// `colours 2`, for renju; any other for freestyle and exactly five), or none under any rule
+/// for `None`, for every position made from now on. Must come before the first position.
 ///
 /// # Errors
 /// The text does not parse, or the net was read already.
 pub fn install(text: Option<&str>) -> Result<(), String> {
-    let net = text.map(NetWeights::parse).transpose()?;
-    NET.set(net)
-        .map_err(|_| "the net was read before it could be replaced".to_string())
+    let read_already = |_| "the net was read before it could be replaced".to_string();
+    match text.map(NetWeights::parse).transpose()? {
+        None => {
+            NET.set(None).map_err(read_already)?;
+            RENJU_NET.set(None).map_err(read_already)
+        }
+        Some(net) if net.colours == 2 => RENJU_NET.set(Some(net)).map_err(read_already),
+        Some(net) => NET.set(Some(net)).map_err(read_already),
+    }
 }
 
-/// The net in use: the compiled-in one unless [`install`] gave another or none.
+/// The net in use under `rule`: the compiled-in one unless [`install`] gave another or none.
 ///
 /// # Panics
-/// If the compiled-in file does not parse (a test reads it).
+/// If a compiled-in file does not parse (a test reads them).
 #[inline]
 #[must_use]
-pub fn installed() -> Option<&'static NetWeights> {
-    NET.get_or_init(|| Some(NetWeights::parse(NET_FILE).expect("data/eval-net.txt")))
-        .as_ref()
+pub fn installed(rule: Rule) -> Option<&'static NetWeights> {
+    if rule == Rule::Renju {
+        RENJU_NET
+            .get_or_init(|| RENJU_NET_FILE.map(|t| NetWeights::parse(t).expect("renju net file")))
+            .as_ref()
+    } else {
+        NET.get_or_init(|| Some(NetWeights::parse(NET_FILE).expect("data/eval-net.txt")))
+            .as_ref()
+    }
 }
 
 #[cfg(test)]
@@ -290,52 +344,78 @@ mod tests {
     use super::*;
 
     /// A net written by [`format`] reads back, and its output from sums of folded images is the
-    /// unfolded net's (computed here by hand in floats); bad files are refused with a reason.
+    /// unfolded net's (computed here by hand in floats), a renju net's (`colours 2`) from each
+    /// colour's own vectors; bad files are refused with a reason.
     #[test]
     fn a_net_file_round_trips_and_bad_ones_are_refused() {
         let (h, u) = (2, 3);
-        let own: Vec<f32> = (0..COMBINATIONS * h)
-            .map(|i| (i % 7) as f32 * 0.01)
-            .collect();
-        let opp: Vec<f32> = (0..COMBINATIONS * h)
-            .map(|i| -((i % 5) as f32) * 0.02)
-            .collect();
-        let w1: Vec<f32> = (0..u * 2 * h).map(|i| i as f32 * 0.1 - 0.5).collect();
-        let (b1, w2) = (vec![0.1, -0.2, 0.3], vec![1.0, -1.0, 0.5]);
-        let text = format(h, u, 300.0, &own, &opp, &w1, &b1, &w2, &["test".into()]);
-        let net = NetWeights::parse(&text).unwrap();
-        assert_eq!((net.hidden, net.units, net.scale), (h, u, 300.0));
-        // The side to move has cells of combinations 5, 5 and 9; the opponent one of 3.
-        let mut x = [0.0f32; 4];
-        for (i, side) in [(5, 0), (5, 0), (9, 0), (3, 1)] {
-            let v = if side == 0 { &own } else { &opp };
-            for k in 0..h {
-                x[side * h + k] += v[i * h + k];
+        for colours in [1, 2] {
+            let own: Vec<f32> = (0..colours * COMBINATIONS * h)
+                .map(|i| (i % 7) as f32 * 0.01 + (i / (COMBINATIONS * h)) as f32 * 0.03)
+                .collect();
+            let opp: Vec<f32> = (0..colours * COMBINATIONS * h)
+                .map(|i| -((i % 5) as f32) * 0.02)
+                .collect();
+            let w1: Vec<f32> = (0..u * 2 * h).map(|i| i as f32 * 0.1 - 0.5).collect();
+            let (b1, w2) = (vec![0.1, -0.2, 0.3], vec![1.0, -1.0, 0.5]);
+            let text = format(h, u, 300.0, &own, &opp, &w1, &b1, &w2, &["test".into()]);
+            let net = NetWeights::parse(&text).unwrap();
+            assert_eq!((net.hidden, net.units, net.scale), (h, u, 300.0));
+            assert_eq!(net.colours, colours);
+            assert_eq!(net.fits(Rule::Renju), colours == 2);
+            assert_eq!(net.fits(Rule::Freestyle), colours == 1);
+            for (mover_colour, row) in [(Color::Black, 0), (Color::White, colours - 1)] {
+                let waiter_colour = !mover_colour;
+                let waiter_row = colours - 1 - row;
+                // The side to move has cells of combinations 5, 5 and 9; the opponent one of 3.
+                let mut x = [0.0f32; 4];
+                for (i, side) in [(5, 0), (5, 0), (9, 0), (3, 1)] {
+                    let (v, r) = if side == 0 {
+                        (&own, row)
+                    } else {
+                        (&opp, waiter_row)
+                    };
+                    for k in 0..h {
+                        x[side * h + k] += v[(r * COMBINATIONS + i) * h + k];
+                    }
+                }
+                let want: f32 = (0..u)
+                    .map(|j| {
+                        let a = b1[j] + (0..4).map(|k| w1[j * 4 + k] * x[k]).sum::<f32>();
+                        w2[j] * a.max(0.0)
+                    })
+                    .sum();
+                let (mut mover, mut waiter) = ([0; 2 * MAX_UNITS], [0; 2 * MAX_UNITS]);
+                for i in [5, 5, 9] {
+                    net.add(&mut mover, mover_colour, i, 1);
+                }
+                net.add(&mut waiter, waiter_colour, 3, 1);
+                net.replace(&mut waiter, waiter_colour, NetWeights::none(), 7);
+                net.replace(&mut waiter, waiter_colour, 7, NetWeights::none());
+                net.replace(&mut mover, mover_colour, NetWeights::none(), 4);
+                net.replace(&mut mover, mover_colour, 4, 4);
+                net.replace(&mut mover, mover_colour, 4, NetWeights::none());
+                let got = net.value(&mover, &waiter) as f32 / 300.0;
+                assert!((got - want).abs() < 1e-2, "{colours}: {got} {want}");
             }
+            assert!(NetWeights::parse(&text.replace("units 3", "units 4")).is_err());
+            assert!(NetWeights::parse(&text.replace("units 3", "units 33")).is_err());
+            assert!(NetWeights::parse("{}").is_err());
+            assert!(NetWeights::parse(&format!("{text}x\n")).is_err());
+            assert!(NetWeights::parse(&format!("{text}0\n")).is_err());
+            let other = if colours == 1 {
+                text.replacen('\n', " colours 2\n", 1)
+            } else {
+                text.replace(" colours 2", "")
+            };
+            assert!(NetWeights::parse(&other).is_err(), "{colours}");
+            let three = if colours == 1 {
+                text.replacen('\n', " colours 3\n", 1)
+            } else {
+                text.replace(" colours 2", " colours 3")
+            };
+            assert!(NetWeights::parse(&three).is_err());
         }
-        let want: f32 = (0..u)
-            .map(|j| {
-                let a = b1[j] + (0..4).map(|k| w1[j * 4 + k] * x[k]).sum::<f32>();
-                w2[j] * a.max(0.0)
-            })
-            .sum();
-        let (mut mover, mut waiter) = ([0; 2 * MAX_UNITS], [0; 2 * MAX_UNITS]);
-        for i in [5, 5, 9] {
-            net.add(&mut mover, i, 1);
-        }
-        net.add(&mut waiter, 3, 1);
-        net.replace(&mut waiter, NetWeights::none(), 7);
-        net.replace(&mut waiter, 7, NetWeights::none());
-        net.replace(&mut mover, NetWeights::none(), 4);
-        net.replace(&mut mover, 4, 4);
-        net.replace(&mut mover, 4, NetWeights::none());
-        let got = net.value(&mover, &waiter) as f32 / 300.0;
-        assert!((got - want).abs() < 1e-2, "{got} {want}");
-        assert!(NetWeights::parse(&text.replace("units 3", "units 4")).is_err());
-        assert!(NetWeights::parse(&text.replace("units 3", "units 33")).is_err());
-        assert!(NetWeights::parse("{}").is_err());
-        assert!(NetWeights::parse(&format!("{text}x\n")).is_err());
-        assert!(NetWeights::parse(&format!("{text}0\n")).is_err());
     }
 
     /// For every width, [`NetWeights::replace`] (a fixed-length loop for 8, 16 and 32 units, a
@@ -350,9 +430,16 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             ((seed >> 33) % 2001) as f32 / 1000.0 - 1.0
         };
-        for (h, u) in [(2, 3), (8, 8), (4, 16), (32, 32), (5, 31)] {
-            let own: Vec<f32> = (0..COMBINATIONS * h).map(|_| next()).collect();
-            let opp: Vec<f32> = (0..COMBINATIONS * h).map(|_| next()).collect();
+        for (h, u, colours) in [
+            (2, 3, 1),
+            (8, 8, 1),
+            (4, 16, 1),
+            (32, 32, 1),
+            (5, 31, 1),
+            (8, 8, 2),
+        ] {
+            let own: Vec<f32> = (0..colours * COMBINATIONS * h).map(|_| next()).collect();
+            let opp: Vec<f32> = (0..colours * COMBINATIONS * h).map(|_| next()).collect();
             let w1: Vec<f32> = (0..u * 2 * h).map(|_| next()).collect();
             let (b1, w2): (Vec<f32>, Vec<f32>) = (
                 (0..u).map(|_| next()).collect(),
@@ -360,29 +447,31 @@ mod tests {
             );
             let net =
                 NetWeights::parse(&format(h, u, 100.0, &own, &opp, &w1, &b1, &w2, &[])).unwrap();
-            let (mut fast, mut slow) = ([0; 2 * MAX_UNITS], [0; 2 * MAX_UNITS]);
-            let mut now = NetWeights::none();
-            for k in 0..200 {
-                let new = if k % 7 == 3 {
-                    NetWeights::none()
-                } else {
-                    (k * 37 + 11) % COMBINATIONS
-                };
-                net.replace(&mut fast, now, new);
-                if now != NetWeights::none() {
-                    net.add(&mut slow, now, -1);
+            for c in Color::ALL {
+                let (mut fast, mut slow) = ([0; 2 * MAX_UNITS], [0; 2 * MAX_UNITS]);
+                let mut now = NetWeights::none();
+                for k in 0..200 {
+                    let new = if k % 7 == 3 {
+                        NetWeights::none()
+                    } else {
+                        (k * 37 + 11) % COMBINATIONS
+                    };
+                    net.replace(&mut fast, c, now, new);
+                    if now != NetWeights::none() {
+                        net.add(&mut slow, c, now, -1);
+                    }
+                    if new != NetWeights::none() {
+                        net.add(&mut slow, c, new, 1);
+                    }
+                    assert_eq!(fast, slow, "units {u}, step {k}");
+                    now = new;
                 }
-                if new != NetWeights::none() {
-                    net.add(&mut slow, new, 1);
-                }
-                assert_eq!(fast, slow, "units {u}, step {k}");
-                now = new;
+                assert!(fast[..2 * u].iter().any(|&x| x != 0) || now == NetWeights::none());
+                assert!(
+                    fast[2 * u..].iter().all(|&x| x == 0),
+                    "units {u}: past the width"
+                );
             }
-            assert!(fast[..2 * u].iter().any(|&x| x != 0) || now == NetWeights::none());
-            assert!(
-                fast[2 * u..].iter().all(|&x| x == 0),
-                "units {u}: past the width"
-            );
         }
     }
 
@@ -392,5 +481,10 @@ mod tests {
         let net = NetWeights::parse(NET_FILE).unwrap();
         assert_eq!((net.hidden, net.units), (8, 8));
         assert_eq!(net.images.len(), (COMBINATIONS + 1) * 2 * net.units);
+        if let Some(text) = RENJU_NET_FILE {
+            let net = NetWeights::parse(text).unwrap();
+            assert_eq!(net.colours, 2);
+            assert_eq!(net.images.len(), 2 * (COMBINATIONS + 1) * 2 * net.units);
+        }
     }
 }

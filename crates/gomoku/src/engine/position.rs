@@ -172,11 +172,7 @@ impl Position {
             quick: 0,
             undo: Vec::new(),
             saved: Vec::new(),
-            net: if rule == Rule::Renju {
-                None
-            } else {
-                net::installed()
-            },
+            net: net::installed(rule),
             sums: [[0; 2 * MAX_UNITS]; 2],
             sums_undo: Vec::new(),
         };
@@ -361,20 +357,25 @@ impl Position {
                 };
             (mine * (100 + c) - theirs * (100 - c)) / 100
         };
-        let mask = if self.has_fouls(Color::Black) {
-            // Renju: Black's forbidden cells are no threats of Black's.
-            let fouls = self.black_fouls_summary();
+        let (mask, net_term) = if self.has_fouls(Color::Black) {
+            // Renju: Black's forbidden cells are no threats of Black's, and weigh nothing.
+            let mut black = self.net.map(|_| self.sums[Color::Black.index()]);
+            let fouls = self.black_fouls_summary(black.as_mut());
             v -= if s == Color::Black {
                 fouls.to_move
             } else {
                 -fouls.waiting
             };
-            self.mask_without(s, &fouls.kinds)
+            let net_term = match (self.net, black) {
+                (Some(net), Some(black)) => self.net_value_with(net, s, &black),
+                _ => 0,
+            };
+            (self.mask_without(s, &fouls.kinds), net_term)
         } else {
-            self.threat_mask_counted(s)
+            (self.threat_mask_counted(s), self.net_value(s))
         };
         v += i64::from(self.threat_weights[s.index()][mask]);
-        (v + self.net_value(s)) as i32
+        (v + net_term) as i32
     }
 
     /// [`Position::evaluate`] without the net's term: the linear evaluation, the tuner's model.
@@ -384,13 +385,30 @@ impl Position {
     }
 
     /// What the net ([`super::net`]) adds to the evaluation for the side to move `s` (0 without
-    /// one): [`Position::evaluate`] less this is the linear evaluation, the tuner's model.
+    /// one): [`Position::evaluate`] less this is the linear evaluation, the tuner's model. Under
+    /// renju Black's forbidden cells are left out of Black's sums, as the tuner leaves them out.
     #[inline]
     #[must_use]
     pub fn net_value(&self, s: Color) -> i64 {
         match self.net {
+            Some(net) if self.has_fouls(Color::Black) => {
+                let mut black = self.sums[Color::Black.index()];
+                self.black_fouls_summary(Some(&mut black));
+                self.net_value_with(net, s, &black)
+            }
             Some(net) => net.value(&self.sums[s.index()], &self.sums[(!s).index()]),
             None => 0,
+        }
+    }
+
+    /// The net's term for the side to move `s` with `black` for Black's sums.
+    #[inline]
+    fn net_value_with(&self, net: &NetWeights, s: Color, black: &Sums) -> i64 {
+        let white = &self.sums[Color::White.index()];
+        if s == Color::Black {
+            net.value(black, white)
+        } else {
+            net.value(white, black)
         }
     }
 
@@ -424,7 +442,7 @@ impl Position {
     #[must_use]
     pub fn threat_mask(&self, s: Color) -> usize {
         if self.has_fouls(Color::Black) {
-            self.mask_without(s, &self.black_fouls_summary().kinds)
+            self.mask_without(s, &self.black_fouls_summary(None).kinds)
         } else {
             self.threat_mask_counted(s)
         }
@@ -451,11 +469,15 @@ impl Position {
 
     /// Renju: the evaluation weights and threat kinds of Black's forbidden cells, among the cells
     /// where Black makes a four or a three (a forbidden cell makes two of them, or an overline,
-    /// whose cells carry no threat weight).
-    fn black_fouls_summary(&self) -> FoulSummary {
+    /// whose cells carry no threat weight); with `black`, their images are taken out of those
+    /// sums of the net's.
+    fn black_fouls_summary(&self, mut black: Option<&mut Sums>) -> FoulSummary {
         let mut out = FoulSummary::default();
         self.for_each_black_foul(|p| {
             let cell = self.values[self.index(p)][Color::Black.index()];
+            if let (Some(net), Some(sums)) = (self.net, black.as_deref_mut()) {
+                net.add(sums, Color::Black, usize::from(cell.combination), -1);
+            }
             out.to_move += i64::from(cell.to_move);
             out.waiting += i64::from(cell.waiting);
             if cell.kind != 0 {
@@ -745,7 +767,7 @@ impl Position {
                     none
                 };
                 if o != n {
-                    net.replace(&mut self.sums[c.index()], o, n);
+                    net.replace(&mut self.sums[c.index()], c, o, n);
                 }
             }
             if was.kind != now.kind {
@@ -764,14 +786,12 @@ impl Position {
         }
     }
 
-    /// Uses `net` in the evaluation (none under renju) instead of the installed one
-    /// ([`super::net::installed`], which [`Position::new`] takes): its sums are made anew.
+    /// Uses `net` in the evaluation instead of the installed one ([`super::net::installed`],
+    /// which [`Position::new`] takes), or none if it does not fit the rule
+    /// ([`NetWeights::fits`]): its sums are made anew.
     pub fn set_net(&mut self, net: Option<&'static NetWeights>) {
-        self.net = if self.rule() == Rule::Renju {
-            None
-        } else {
-            net
-        };
+        let rule = self.rule();
+        self.net = net.filter(|n| n.fits(rule));
         self.sums = [[0; 2 * MAX_UNITS]; 2];
         self.sums_undo.clear();
         if let Some(net) = self.net {
@@ -789,7 +809,7 @@ impl Position {
     #[inline]
     fn add_vectors(&mut self, net: &NetWeights, c: Color, entry: u16, combination: u16, sign: i32) {
         if entry != 0 {
-            net.add(&mut self.sums[c.index()], usize::from(combination), sign);
+            net.add(&mut self.sums[c.index()], c, usize::from(combination), sign);
         }
     }
 
@@ -839,7 +859,7 @@ mod tests {
             to_move,
             waiting,
             kinds,
-        } = pos.black_fouls_summary();
+        } = pos.black_fouls_summary(None);
         assert!(kinds.iter().sum::<u16>() >= 1);
         assert!(to_move != 0 && waiting != 0, "{to_move} {waiting}");
         let raw = |s: Color| pos.weights[s.index()][0] - pos.weights[(!s).index()][1];

@@ -9,11 +9,13 @@
 //! units, whose weighted sum is added, in logits, to the linear evaluation. With the output
 //! weights at zero the model is the linear evaluation exactly, so a fit can only add to it.
 //!
-//! Fitted by Adam over mini-batches of [`Samples`] (freestyle and exactly five; the linear
-//! weights stay as given), cross-entropy against the samples' results as in [`super::tune`].
+//! Fitted by Adam over mini-batches of [`Samples`] (the linear weights stay as given),
+//! cross-entropy against the samples' results as in [`super::tune`]. Under renju, whose linear
+//! weights are per colour, the net's vectors are per colour too (`colours` 2: Black's
+//! combinations, then White's).
 
 use super::cells::COMBINATIONS;
-use super::tune::{sigmoid, Samples, THREAT_BASE};
+use super::tune::{sigmoid, Samples};
 
 /// The net's parameters.
 #[derive(Clone, Debug)]
@@ -22,7 +24,9 @@ pub struct Net {
     pub hidden: usize,
     /// Rectified units.
     pub units: usize,
-    /// `COMBINATIONS x hidden`: the side to move's vectors, then the opponent's.
+    /// 1, or 2 under renju (vectors per colour).
+    pub colours: usize,
+    /// `colours x COMBINATIONS x hidden`: the side to move's vectors, then the opponent's.
     pub own: Vec<f32>,
     pub opp: Vec<f32>,
     /// `units x 2 hidden`, row by row.
@@ -46,9 +50,10 @@ pub struct NetFit {
 }
 
 impl Net {
-    /// Small random vectors and first layer, zero output: the linear evaluation.
+    /// Small random vectors (per colour when `colours` is 2: under renju) and first layer, zero
+    /// output: the linear evaluation.
     #[must_use]
-    pub fn new(hidden: usize, units: usize, seed: u64) -> Net {
+    pub fn new(hidden: usize, units: usize, colours: usize, seed: u64) -> Net {
         let mut rng = stonelab_rand::Xorshift64Star::new(seed.max(1));
         let mut normal = |sd: f32| {
             // Sum of four uniforms, centred: close enough to a normal for a start.
@@ -58,8 +63,9 @@ impl Net {
                 - 2.0;
             u * sd * 1.73
         };
-        let own = (0..COMBINATIONS * hidden).map(|_| normal(0.05)).collect();
-        let opp = (0..COMBINATIONS * hidden).map(|_| normal(0.05)).collect();
+        let rows = colours * COMBINATIONS * hidden;
+        let own = (0..rows).map(|_| normal(0.05)).collect();
+        let opp = (0..rows).map(|_| normal(0.05)).collect();
         let fan = (2 * hidden) as f32;
         let w1 = (0..units * 2 * hidden)
             .map(|_| normal(1.0 / fan.sqrt()))
@@ -67,6 +73,7 @@ impl Net {
         Net {
             hidden,
             units,
+            colours,
             own,
             opp,
             w1,
@@ -79,23 +86,39 @@ impl Net {
         self.own.len() + self.opp.len() + self.w1.len() + self.b1.len() + self.w2.len()
     }
 
+    /// Where linear weight `w` (a feature's number, [`super::tune::weight_number`]) lies among
+    /// the vectors: whether it is the side waiting's, and its row; none for a threat weight.
+    fn row_of(&self, w: usize) -> Option<(bool, usize)> {
+        // Per colour, the side to move's combinations, then the side waiting's.
+        let block = w / COMBINATIONS;
+        (block < 2 * self.colours).then(|| {
+            (
+                block % 2 == 1,
+                (block / 2) * COMBINATIONS + w % COMBINATIONS,
+            )
+        })
+    }
+
     /// The accumulators of a sample's features: the side to move's sum, then the opponent's.
     fn accumulate(&self, features: &[(u16, i16)], x: &mut [f32]) {
         let h = self.hidden;
         x.iter_mut().for_each(|v| *v = 0.0);
         for &(w, n) in features {
-            let w = usize::from(w);
-            if w < COMBINATIONS {
-                let row = &self.own[w * h..(w + 1) * h];
-                for k in 0..h {
-                    x[k] += f32::from(n) * row[k];
+            match self.row_of(usize::from(w)) {
+                Some((false, r)) => {
+                    let row = &self.own[r * h..(r + 1) * h];
+                    for k in 0..h {
+                        x[k] += f32::from(n) * row[k];
+                    }
                 }
-            } else if w < THREAT_BASE {
-                // The opponent's cells are stored with negative counts.
-                let row = &self.opp[(w - COMBINATIONS) * h..(w - COMBINATIONS + 1) * h];
-                for k in 0..h {
-                    x[h + k] -= f32::from(n) * row[k];
+                Some((true, r)) => {
+                    // The opponent's cells are stored with negative counts.
+                    let row = &self.opp[r * h..(r + 1) * h];
+                    for k in 0..h {
+                        x[h + k] -= f32::from(n) * row[k];
+                    }
                 }
+                None => {}
             }
         }
     }
@@ -202,16 +225,18 @@ impl Net {
                         }
                     }
                     for &(w, c) in features {
-                        let w = usize::from(w);
-                        if w < COMBINATIONS {
-                            for k in 0..h {
-                                grad[own_at + w * h + k] += f32::from(c) * dx[k];
+                        match self.row_of(usize::from(w)) {
+                            Some((false, r)) => {
+                                for k in 0..h {
+                                    grad[own_at + r * h + k] += f32::from(c) * dx[k];
+                                }
                             }
-                        } else if w < THREAT_BASE {
-                            let o = w - COMBINATIONS;
-                            for k in 0..h {
-                                grad[opp_at + o * h + k] -= f32::from(c) * dx[h + k];
+                            Some((true, r)) => {
+                                for k in 0..h {
+                                    grad[opp_at + r * h + k] -= f32::from(c) * dx[h + k];
+                                }
                             }
+                            None => {}
                         }
                     }
                 }
@@ -247,8 +272,8 @@ mod tests {
     use crate::engine::position::Position;
     use crate::{Color, Point, Rule};
 
-    fn random_net(seed: u64) -> Net {
-        let mut net = Net::new(8, 6, seed);
+    fn random_net(seed: u64, colours: usize) -> Net {
+        let mut net = Net::new(8, 6, colours, seed);
         let mut rng = stonelab_rand::Xorshift64Star::new(seed + 1);
         for w in net.w2.iter_mut().chain(net.b1.iter_mut()) {
             *w = (rng.below(2001) as f32 - 1000.0) / 1000.0;
@@ -273,16 +298,21 @@ mod tests {
 
     /// The engine's evaluation with a net is the linear one plus the fitted model's net term
     /// (to the fixed point's rounding), on random positions; its sums survive quick makes and
-    /// unmakes as a rebuild has them.
+    /// unmakes as a rebuild has them. Under renju the net has vectors per colour, and Black's
+    /// forbidden cells, which the tuner's features leave out, are left out of the engine's sums
+    /// (some of the positions have them).
     #[test]
     fn the_engine_adds_the_fitted_nets_term() {
-        let net = random_net(3);
         let scale = 300.0;
-        let weights = installed_copy(&net, scale);
-        let linear = super::super::tune::current_weights();
         let mut rng = stonelab_rand::Xorshift64Star::new(11);
-        for rule in [Rule::Freestyle, Rule::Standard] {
-            for _ in 0..20 {
+        let mut with_fouls = 0;
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            let renju = rule == Rule::Renju;
+            let net = random_net(3, if renju { 2 } else { 1 });
+            let weights = installed_copy(&net, scale);
+            let other = installed_copy(&random_net(4, if renju { 1 } else { 2 }), scale);
+            let linear = super::super::tune::current_weights_for(rule);
+            for _ in 0..if renju { 200 } else { 20 } {
                 let mut moves = Vec::new();
                 let mut pos = Position::new(15, rule);
                 let mut c = Color::Black;
@@ -299,13 +329,24 @@ mod tests {
                     continue;
                 }
                 let plain = pos.evaluate_linear(c);
+                // A net of the other kind is refused: the evaluation is the linear one.
+                pos.set_net(Some(other));
+                assert_eq!(pos.evaluate(c), plain);
                 pos.set_net(Some(weights));
                 let with = pos.evaluate(c);
+                if renju
+                    && pos.evaluated_combinations(Color::Black).count()
+                        < pos.combinations(Color::Black).count()
+                {
+                    with_fouls += 1;
+                }
                 let want = f64::from(net.output(&samples, 0)) * scale;
                 let got = f64::from(with - plain);
+                // Each cell's image is rounded to 1/4096 (up to about 100 cells: a few units);
+                // a cell left in or out by mistake moves the term by tens.
                 assert!(
-                    (got - want).abs() <= 1.0 + want.abs() * 1e-3,
-                    "{got} {want}"
+                    (got - want).abs() <= 4.0 + want.abs() * 1e-3,
+                    "{rule}: {got} {want}"
                 );
                 assert!((samples.eval(0, &linear) - f64::from(plain)).abs() < 1.0);
                 let mut depth = 0;
@@ -330,6 +371,10 @@ mod tests {
                 assert_eq!(pos.evaluate(c), with);
             }
         }
+        assert!(
+            with_fouls >= 5,
+            "{with_fouls} renju positions with forbidden cells"
+        );
     }
 
     /// A fit lowers the loss of samples whose results follow a rule the linear weights do not
@@ -358,7 +403,7 @@ mod tests {
         }
         let linear = super::super::tune::current_weights();
         let scale = super::super::tune::best_scale(&samples, &linear);
-        let mut net = Net::new(4, 4, 5);
+        let mut net = Net::new(4, 4, 1, 5);
         let before = net.loss(&samples, &linear, scale);
         let settings = NetFit {
             scale,
