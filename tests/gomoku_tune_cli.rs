@@ -652,6 +652,69 @@ fn tune_under_renju_writes_weights_per_colour() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Labels for the net tests under `rule`: Black's row of one or two stones with White's stones
+/// far away (a longer row would give Black, to move, a straight four to make: decided, not a
+/// sample), better for Black the longer it is.
+fn write_net_labels(path: &std::path::Path, rule: &str) {
+    let head = format!(
+        r#"{{"record":"stonelab gomoku labels","version":1,"size":15,"rule":"{rule}","brain":"x","turn_ms":100,"scale":200.0,"sources":[]}}"#
+    );
+    let mut text = format!("{head}\n");
+    for n in 1..=2u8 {
+        for shift in 0..6u8 {
+            let mut moves = Vec::new();
+            for k in 0..n {
+                moves.push(format!("[{},{}]", 3 + shift + k, 7));
+                moves.push(format!("[{},{}]", 2 * k, shift));
+            }
+            let value = 0.4 + 0.2 * f64::from(n);
+            text.push_str(&format!(
+                "{{\"moves\":[{}],\"score\":\"0\",\"value\":{value}}}\n",
+                moves.join(",")
+            ));
+        }
+    }
+    std::fs::write(path, &text).unwrap();
+}
+
+/// `--net-start`: a renju fit starts from a freestyle net (written with `colours 2`); a
+/// freestyle fit refuses a renju net, in one line.
+#[test]
+fn a_net_fit_starts_from_a_net_file() {
+    let dir = temp("net-start");
+    let fit = |rule: &str, start: Option<&std::path::Path>, out: &std::path::Path| {
+        let labels = dir.join(format!("{rule}.jsonl"));
+        write_net_labels(&labels, rule);
+        let mut args = vec!["gomoku", "tune", labels.to_str().unwrap(), "--model", "net"];
+        args.extend([
+            "--hidden", "2", "--units", "3", "--epochs", "3", "--batch", "4",
+        ]);
+        args.extend(["--holdout", "0", "--net-out", out.to_str().unwrap()]);
+        if let Some(start) = start {
+            args.extend(["--net-start", start.to_str().unwrap()]);
+        }
+        common::stonelab_with_input(&args, "")
+    };
+    let (free, renju) = (dir.join("free.txt"), dir.join("renju.txt"));
+    assert!(fit("freestyle", None, &free).status.success());
+    let o = fit("renju", Some(&free), &renju);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let written = std::fs::read_to_string(&renju).unwrap();
+    assert!(written.lines().next().unwrap().ends_with(" colours 2"));
+    assert!(
+        written.contains("--net-start"),
+        "the provenance names the start"
+    );
+    let o = fit("freestyle", Some(&renju), &dir.join("back.txt"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--net-start") && err.lines().count() == 1,
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `gomoku tune --model net` fits a net on labelled positions and writes a file that
 /// `gomoku pbrain --eval-net` plays with; `--eval-net none` plays the linear evaluation; a file
 /// that is no net is refused with a one-line error and a non-zero exit.
@@ -668,27 +731,7 @@ fn fit_and_play_a_net(rule: &str) {
     let dir = temp(&format!("net-{rule}"));
     let labels = dir.join("labels.jsonl");
     let net = dir.join("net.txt");
-    let head = format!(
-        r#"{{"record":"stonelab gomoku labels","version":1,"size":15,"rule":"{rule}","brain":"x","turn_ms":100,"scale":200.0,"sources":[]}}"#
-    );
-    let mut text = format!("{head}\n");
-    // Black's row of one or two stones with White's stones far away (a longer row would give
-    // Black, to move, a straight four to make: decided, not a sample).
-    for n in 1..=2u8 {
-        for shift in 0..6u8 {
-            let mut moves = Vec::new();
-            for k in 0..n {
-                moves.push(format!("[{},{}]", 3 + shift + k, 7));
-                moves.push(format!("[{},{}]", 2 * k, shift));
-            }
-            let value = 0.4 + 0.2 * f64::from(n);
-            text.push_str(&format!(
-                "{{\"moves\":[{}],\"score\":\"0\",\"value\":{value}}}\n",
-                moves.join(",")
-            ));
-        }
-    }
-    std::fs::write(&labels, &text).unwrap();
+    write_net_labels(&labels, rule);
     let o = common::stonelab_with_input(
         &[
             "gomoku",

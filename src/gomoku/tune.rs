@@ -326,6 +326,11 @@ pub struct TuneArgs {
     /// `pbrain-stonelab --eval-net`
     #[arg(long, value_name = "FILE")]
     net_out: Option<PathBuf>,
+    /// With --model net: start from this net file instead of small random numbers (its sizes
+    /// replace --hidden and --units; a renju fit may start from a freestyle net, each colour
+    /// from a copy of its vectors)
+    #[arg(long, value_name = "FILE")]
+    net_start: Option<PathBuf>,
     /// With --model net: L2 on the net's parameters
     #[arg(long, default_value_t = 1e-6)]
     net_l2: f32,
@@ -486,12 +491,25 @@ fn fit_net(
     }
     // Renju's linear weights are per colour, and so are its net's vectors.
     let colours = if start.len() == tune::WEIGHTS { 1 } else { 2 };
-    let mut net = Net::new(
-        usize::from(args.hidden),
-        usize::from(args.units),
-        colours,
-        60,
-    );
+    let mut net = match &args.net_start {
+        None => Net::new(
+            usize::from(args.hidden),
+            usize::from(args.units),
+            colours,
+            60,
+        ),
+        Some(path) => {
+            let text = read_text(path)?;
+            stonelab_gomoku::engine::net::NetFile::parse(&text)
+                .and_then(|file| Net::from_file(&file, colours))
+                .map_err(|e| anyhow::anyhow!("--net-start {}: {e}", path.display()))?
+        }
+    };
+    let (hidden, units) = (net.hidden, net.units);
+    let start_note = args
+        .net_start
+        .as_ref()
+        .map_or(String::new(), |p| format!(" --net-start {}", p.display()));
     let settings = NetFit {
         scale,
         epochs: args.epochs,
@@ -557,8 +575,8 @@ fn fit_net(
             .collect();
         let comments = vec![
             format!(
-                "Provenance: `stonelab gomoku tune --model net --hidden {} --units {} --batch {} --net-step {} --net-l2 {} --epochs {} --skip {} --holdout {}` on",
-                args.hidden, args.units, args.batch, args.net_step, args.net_l2, args.epochs, args.skip, args.holdout
+                "Provenance: `stonelab gomoku tune --model net --hidden {} --units {}{} --batch {} --net-step {} --net-l2 {} --epochs {} --skip {} --holdout {}` on",
+                hidden, units, start_note, args.batch, args.net_step, args.net_l2, args.epochs, args.skip, args.holdout
             ),
             names.join(" "),
             format!(

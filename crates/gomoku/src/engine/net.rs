@@ -157,6 +157,65 @@ impl NetWeights {
     /// # Errors
     /// A one-line description of what is wrong.
     pub fn parse(text: &str) -> Result<NetWeights, String> {
+        let file = NetFile::parse(text)?;
+        let (h, u, colours) = (file.hidden, file.units, file.colours);
+        let (own, opp, w1) = (&file.own[..], &file.opp[..], &file.w1);
+        let (b1, w2) = (file.b1.clone(), file.w2.clone());
+        // The first layer folded into the vectors: colour c's combination i's image, unit j, as
+        // the side to move (half 0) and as the side waiting (half 1).
+        let mut images = Vec::with_capacity(colours * (COMBINATIONS + 1) * 2 * u);
+        for c in 0..colours {
+            for i in 0..COMBINATIONS {
+                let at = (c * COMBINATIONS + i) * h;
+                for (half, v) in [own, opp].iter().enumerate() {
+                    for j in 0..u {
+                        let row = &w1[j * 2 * h + half * h..j * 2 * h + half * h + h];
+                        let x: f32 = row.iter().zip(&v[at..at + h]).map(|(w, e)| w * e).sum();
+                        let q = (x * ONE).round();
+                        if q.abs() >= 1e7 {
+                            return Err(format!("combination {i}: unit input {x} out of range"));
+                        }
+                        images.push(q as i32);
+                    }
+                }
+            }
+            images.extend(std::iter::repeat_n(0, 2 * u));
+        }
+        Ok(NetWeights {
+            hidden: h,
+            units: u,
+            colours,
+            scale: file.scale as f32,
+            images,
+            b1,
+            w2,
+        })
+    }
+}
+
+/// A net file's numbers as written, before the engine folds them ([`NetWeights::parse`]):
+/// what the tuner starts a fit from (`stonelab gomoku tune --net-start`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetFile {
+    pub hidden: usize,
+    pub units: usize,
+    pub colours: usize,
+    pub scale: f64,
+    /// `colours x COMBINATIONS x hidden` each.
+    pub own: Vec<f32>,
+    pub opp: Vec<f32>,
+    /// `units x 2 hidden`.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub w2: Vec<f32>,
+}
+
+impl NetFile {
+    /// Reads a net file ([`NetWeights::parse`]'s format).
+    ///
+    /// # Errors
+    /// A one-line description of what is wrong.
+    pub fn parse(text: &str) -> Result<NetFile, String> {
         let mut lines = text.lines();
         let words: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
         let field = |name: &str| -> Result<f64, String> {
@@ -211,45 +270,18 @@ impl NetWeights {
                 numbers.len()
             ));
         }
-        let mut at = 0;
-        let mut take = |n: usize| {
-            let s = &numbers[at..at + n];
-            at += n;
-            s
-        };
-        let own = take(colours * COMBINATIONS * h);
-        let opp = take(colours * COMBINATIONS * h);
-        let w1 = take(u * 2 * h).to_vec();
-        let b1 = take(u).to_vec();
-        let w2 = take(u).to_vec();
-        // The first layer folded into the vectors: colour c's combination i's image, unit j, as
-        // the side to move (half 0) and as the side waiting (half 1).
-        let mut images = Vec::with_capacity(colours * (COMBINATIONS + 1) * 2 * u);
-        for c in 0..colours {
-            for i in 0..COMBINATIONS {
-                let at = (c * COMBINATIONS + i) * h;
-                for (half, v) in [own, opp].iter().enumerate() {
-                    for j in 0..u {
-                        let row = &w1[j * 2 * h + half * h..j * 2 * h + half * h + h];
-                        let x: f32 = row.iter().zip(&v[at..at + h]).map(|(w, e)| w * e).sum();
-                        let q = (x * ONE).round();
-                        if q.abs() >= 1e7 {
-                            return Err(format!("combination {i}: unit input {x} out of range"));
-                        }
-                        images.push(q as i32);
-                    }
-                }
-            }
-            images.extend(std::iter::repeat_n(0, 2 * u));
-        }
-        Ok(NetWeights {
+        let mut rest = numbers.into_iter();
+        let mut take = |n: usize| rest.by_ref().take(n).collect::<Vec<f32>>();
+        Ok(NetFile {
             hidden: h,
             units: u,
             colours,
-            scale: scale as f32,
-            images,
-            b1,
-            w2,
+            scale,
+            own: take(colours * COMBINATIONS * h),
+            opp: take(colours * COMBINATIONS * h),
+            w1: take(u * 2 * h),
+            b1: take(u),
+            w2: take(u),
         })
     }
 }

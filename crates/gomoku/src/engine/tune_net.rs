@@ -82,6 +82,30 @@ impl Net {
         }
     }
 
+    /// A net to start a fit from: a net file's numbers ([`super::net::NetFile`]), for a fit of
+    /// `colours` (a renju fit, 2, may start from a net of one set of vectors: each colour starts
+    /// with a copy).
+    ///
+    /// # Errors
+    /// A net of two colours for a fit of one.
+    pub fn from_file(file: &super::net::NetFile, colours: usize) -> Result<Net, String> {
+        let copies = match (file.colours, colours) {
+            (a, b) if a == b => 1,
+            (1, 2) => 2,
+            _ => return Err("a renju net (colours 2) starts only a renju fit".into()),
+        };
+        Ok(Net {
+            hidden: file.hidden,
+            units: file.units,
+            colours,
+            own: file.own.repeat(copies),
+            opp: file.opp.repeat(copies),
+            w1: file.w1.clone(),
+            b1: file.b1.clone(),
+            w2: file.w2.clone(),
+        })
+    }
+
     fn len(&self) -> usize {
         self.own.len() + self.opp.len() + self.w1.len() + self.b1.len() + self.w2.len()
     }
@@ -375,6 +399,52 @@ mod tests {
             with_fouls >= 5,
             "{with_fouls} renju positions with forbidden cells"
         );
+    }
+
+    /// A net written and read back as a fit's start is the same net; a renju fit may start from
+    /// a net of one colour, whose vectors then serve both colours, and not the other way round.
+    #[test]
+    fn a_fit_starts_from_a_written_net() {
+        let net = random_net(5, 1);
+        let text = net::format(
+            net.hidden,
+            net.units,
+            300.0,
+            &net.own,
+            &net.opp,
+            &net.w1,
+            &net.b1,
+            &net.w2,
+            &[],
+        );
+        let file = net::NetFile::parse(&text).unwrap();
+        let same = Net::from_file(&file, 1).unwrap();
+        assert_eq!((same.own == net.own, same.w2 == net.w2), (true, true));
+        let both = Net::from_file(&file, 2).unwrap();
+        let c = COMBINATIONS * net.hidden;
+        assert_eq!(
+            (&both.own[..c], &both.own[c..]),
+            (&net.own[..], &net.own[..])
+        );
+        assert_eq!(
+            (&both.opp[..c], &both.opp[c..]),
+            (&net.opp[..], &net.opp[..])
+        );
+        let renju = net::format(
+            both.hidden,
+            both.units,
+            300.0,
+            &both.own,
+            &both.opp,
+            &both.w1,
+            &both.b1,
+            &both.w2,
+            &[],
+        );
+        let file = net::NetFile::parse(&renju).unwrap();
+        assert_eq!(file.colours, 2);
+        assert!(Net::from_file(&file, 1).is_err());
+        assert_eq!(Net::from_file(&file, 2).unwrap().own, both.own);
     }
 
     /// A fit lowers the loss of samples whose results follow a rule the linear weights do not
