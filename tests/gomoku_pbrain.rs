@@ -553,8 +553,9 @@ fn weight_files_replace_the_compiled_in_tables() {
 }
 
 /// Under renju each colour reads its own evaluation and threat weights, and renju its own move
-/// order: the compiled-in renju files given as files change nothing, another table for either
-/// colour changes the score, and the freestyle tables change nothing under renju.
+/// order and net: the compiled-in renju files given as files change nothing, another table for
+/// either colour (or no net) changes the score, and the freestyle tables change nothing under
+/// renju.
 #[test]
 fn renju_weight_files_replace_each_colours_table() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/gomoku/data/");
@@ -604,6 +605,19 @@ fn renju_weight_files_replace_each_colours_table() {
         renju,
     );
     assert_ne!(score, base.1);
+    // Renju's net (`colours 2`): the compiled-in file given as a file changes nothing, none
+    // changes the score, and the freestyle net given does not touch renju.
+    let same_net = file("eval-net-renju.txt");
+    assert_eq!(
+        move_and_score_under(&["--eval-net", &same_net], renju),
+        base
+    );
+    let (_, score) = move_and_score_under(&["--eval-net", "none"], renju);
+    assert_ne!(score, base.1);
+    assert_eq!(
+        move_and_score_under(&["--eval-net", &file("eval-net.txt")], renju),
+        base
+    );
 }
 
 /// `--knobs own-vct=N` gives the root's own VCT a share of the move before alpha-beta: in a

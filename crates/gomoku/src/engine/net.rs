@@ -330,8 +330,9 @@ pub fn format(
 /// The compiled-in net (`crates/gomoku/data/eval-net.txt`), for freestyle and exactly five.
 pub const NET_FILE: &str = include_str!("../../data/eval-net.txt");
 
-/// The compiled-in renju net (`colours 2`), if there is one.
-pub const RENJU_NET_FILE: Option<&str> = None;
+/// The compiled-in renju net (`crates/gomoku/data/eval-net-renju.txt`, `colours 2`; since
+/// session 62).
+pub const RENJU_NET_FILE: Option<&str> = Some(include_str!("../../data/eval-net-renju.txt"));
 
 static NET: OnceLock<Option<NetWeights>> = OnceLock::new();
 static RENJU_NET: OnceLock<Option<NetWeights>> = OnceLock::new();
