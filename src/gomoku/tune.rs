@@ -589,9 +589,7 @@ fn fit_net(
                 held.loss(start, scale)
             ),
         ];
-        let text = stonelab_gomoku::engine::net::format(
-            net.hidden, net.units, scale, &net.own, &net.opp, &net.w1, &net.b1, &net.w2, &comments,
-        );
+        let text = net.to_text(scale, &comments);
         write_atomically(out, text.as_bytes())
             .with_context(|| format!("cannot write '{}'", out.display()))?;
     }

@@ -106,6 +106,22 @@ impl Net {
         })
     }
 
+    /// The net as a net file ([`super::net::format`]) with `scale` and `comments`.
+    #[must_use]
+    pub fn to_text(&self, scale: f64, comments: &[String]) -> String {
+        super::net::format(
+            self.hidden,
+            self.units,
+            scale,
+            &self.own,
+            &self.opp,
+            &self.w1,
+            &self.b1,
+            &self.w2,
+            comments,
+        )
+    }
+
     fn len(&self) -> usize {
         self.own.len() + self.opp.len() + self.w1.len() + self.b1.len() + self.w2.len()
     }
@@ -306,17 +322,7 @@ mod tests {
     }
 
     fn installed_copy(net: &Net, scale: f64) -> &'static NetWeights {
-        let text = net::format(
-            net.hidden,
-            net.units,
-            scale,
-            &net.own,
-            &net.opp,
-            &net.w1,
-            &net.b1,
-            &net.w2,
-            &[],
-        );
+        let text = net.to_text(scale, &[]);
         Box::leak(Box::new(NetWeights::parse(&text).unwrap()))
     }
 
@@ -406,17 +412,7 @@ mod tests {
     #[test]
     fn a_fit_starts_from_a_written_net() {
         let net = random_net(5, 1);
-        let text = net::format(
-            net.hidden,
-            net.units,
-            300.0,
-            &net.own,
-            &net.opp,
-            &net.w1,
-            &net.b1,
-            &net.w2,
-            &[],
-        );
+        let text = net.to_text(300.0, &[]);
         let file = net::NetFile::parse(&text).unwrap();
         let same = Net::from_file(&file, 1).unwrap();
         assert_eq!((same.own == net.own, same.w2 == net.w2), (true, true));
@@ -430,17 +426,7 @@ mod tests {
             (&both.opp[..c], &both.opp[c..]),
             (&net.opp[..], &net.opp[..])
         );
-        let renju = net::format(
-            both.hidden,
-            both.units,
-            300.0,
-            &both.own,
-            &both.opp,
-            &both.w1,
-            &both.b1,
-            &both.w2,
-            &[],
-        );
+        let renju = both.to_text(300.0, &[]);
         let file = net::NetFile::parse(&renju).unwrap();
         assert_eq!(file.colours, 2);
         assert!(Net::from_file(&file, 1).is_err());
