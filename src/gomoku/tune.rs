@@ -334,6 +334,11 @@ pub struct TuneArgs {
     /// With --model net: L2 on the net's parameters
     #[arg(long, default_value_t = 1e-6)]
     net_l2: f32,
+    /// With --model net: also fit vectors of each cell's joint threat level (its level for the
+    /// side to move and for the other side together), added to the side to move's sum (not
+    /// under renju; a --net-start net with them fits them anyway)
+    #[arg(long)]
+    joint: bool,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -505,11 +510,18 @@ fn fit_net(
                 .map_err(|e| anyhow::anyhow!("--net-start {}: {e}", path.display()))?
         }
     };
+    if args.joint && net.joint.is_empty() {
+        if colours != 1 {
+            bail!("--joint: not under renju");
+        }
+        net = net.with_joint();
+    }
     let (hidden, units) = (net.hidden, net.units);
     let start_note = args
         .net_start
         .as_ref()
-        .map_or(String::new(), |p| format!(" --net-start {}", p.display()));
+        .map_or(String::new(), |p| format!(" --net-start {}", p.display()))
+        + if args.joint { " --joint" } else { "" };
     let settings = NetFit {
         scale,
         epochs: args.epochs,

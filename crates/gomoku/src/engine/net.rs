@@ -22,6 +22,7 @@
 use std::sync::OnceLock;
 
 use super::cells::COMBINATIONS;
+use super::position::JOINT_LEVELS;
 use crate::{Color, Rule};
 
 /// The widest sums a net may have.
@@ -53,6 +54,11 @@ pub struct NetWeights {
     pub images: Vec<i32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
+    /// Empty, or per joint level ([`super::position::Position::joint_levels`]) `units`
+    /// fixed-point numbers: what a cell of that joint level adds to the side to move's unit
+    /// inputs (level 0's are zeros). The position keeps them in each colour's sums as the side
+    /// to move (`[..units]`), seen from that colour.
+    pub joint: Vec<i32>,
 }
 
 /// A colour's sums of its cells' images: `[..units]` as the side to move, `[units..2 * units]`
@@ -87,6 +93,43 @@ impl NetWeights {
     #[must_use]
     pub const fn none() -> usize {
         COMBINATIONS
+    }
+
+    /// Whether the net has joint-level vectors ([`NetWeights::joint`]).
+    #[inline]
+    #[must_use]
+    pub fn has_joint(&self) -> bool {
+        !self.joint.is_empty()
+    }
+
+    /// Takes the image of joint level `old` out of the side to move's part of `sums` and puts
+    /// `new`'s in.
+    #[inline]
+    pub fn replace_joint(&self, sums: &mut Sums, old: usize, new: usize) {
+        match self.units {
+            8 => Self::replace_in::<8>(&self.joint, sums, old, new),
+            16 => Self::replace_in::<16>(&self.joint, sums, old, new),
+            32 => Self::replace_in::<32>(&self.joint, sums, old, new),
+            u => {
+                let (o, n) = (&self.joint[old * u..][..u], &self.joint[new * u..][..u]);
+                for j in 0..u {
+                    sums[j] += n[j] - o[j];
+                }
+            }
+        }
+    }
+
+    /// `sums[..W] += rows[new] - rows[old]` for rows of `W` numbers, through local copies.
+    #[inline(always)]
+    fn replace_in<const W: usize>(rows: &[i32], sums: &mut Sums, old: usize, new: usize) {
+        let o: &[i32; W] = rows[old * W..][..W].try_into().expect("rows of W");
+        let n: &[i32; W] = rows[new * W..][..W].try_into().expect("rows of W");
+        let s: &mut [i32; W] = (&mut sums[..W]).try_into().expect("W <= 2 MAX_UNITS");
+        let (o, n, mut acc) = (*o, *n, *s);
+        for j in 0..W {
+            acc[j] += n[j] - o[j];
+        }
+        *s = acc;
     }
 
     /// Whether the net is for `rule`: vectors per colour under renju, one set under the others.
@@ -181,6 +224,19 @@ impl NetWeights {
             }
             images.extend(std::iter::repeat_n(0, 2 * u));
         }
+        // The joint vectors through the first layer's side-to-move half; level 0 stays zero.
+        let mut joint = Vec::with_capacity(file.joint.len() / h.max(1) * u);
+        for (l, v) in file.joint.chunks(h).enumerate() {
+            for j in 0..u {
+                let row = &w1[j * 2 * h..j * 2 * h + h];
+                let x: f32 = row.iter().zip(v).map(|(w, e)| w * e).sum();
+                let q = if l == 0 { 0.0 } else { (x * ONE).round() };
+                if q.abs() >= 1e7 {
+                    return Err(format!("joint level {l}: unit input {x} out of range"));
+                }
+                joint.push(q as i32);
+            }
+        }
         Ok(NetWeights {
             hidden: h,
             units: u,
@@ -189,6 +245,7 @@ impl NetWeights {
             images,
             b1,
             w2,
+            joint,
         })
     }
 }
@@ -208,6 +265,9 @@ pub struct NetFile {
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
+    /// Empty, or `JOINT_LEVELS x hidden` (header `joint` with the number of levels; not with
+    /// `colours 2`).
+    pub joint: Vec<f32>,
 }
 
 impl NetFile {
@@ -247,6 +307,19 @@ impl NetFile {
                 _ => return Err("line 1: colours not 1 or 2".into()),
             },
         };
+        let joint_rows = match words.iter().position(|w| *w == "joint") {
+            None => 0,
+            Some(_) => {
+                let n = field("joint")?;
+                if n != JOINT_LEVELS as f64 {
+                    return Err(format!("line 1: joint not {JOINT_LEVELS}"));
+                }
+                if colours != 1 {
+                    return Err("line 1: joint vectors only with colours 1".into());
+                }
+                JOINT_LEVELS
+            }
+        };
         let (h, u) = (hidden as usize, units as usize);
         let mut numbers = Vec::new();
         for (n, line) in lines.enumerate() {
@@ -263,10 +336,10 @@ impl NetFile {
                 numbers.push(v);
             }
         }
-        let want = 2 * colours * COMBINATIONS * h + u * 2 * h + 2 * u;
+        let want = 2 * colours * COMBINATIONS * h + u * 2 * h + 2 * u + joint_rows * h;
         if numbers.len() != want {
             return Err(format!(
-                "{} numbers where hidden {h}, units {u} and colours {colours} need {want}",
+                "{} numbers where hidden {h}, units {u}, colours {colours} and joint {joint_rows} need {want}",
                 numbers.len()
             ));
         }
@@ -282,13 +355,15 @@ impl NetFile {
             w1: take(u * 2 * h),
             b1: take(u),
             w2: take(u),
+            joint: take(joint_rows * h),
         })
     }
 }
 
 /// Writes a net file ([`NetWeights::parse`]'s format) from float parameters: `own` and `opp`
 /// (`COMBINATIONS x hidden` each, or twice that for a renju net, which the header then says),
-/// `w1`, `b1`, `w2`, with `comments` as `#` lines.
+/// `w1`, `b1`, `w2`, `joint` (empty, or `JOINT_LEVELS x hidden`, which the header then says),
+/// with `comments` as `#` lines.
 #[must_use]
 #[allow(clippy::too_many_arguments)]
 pub fn format(
@@ -300,11 +375,15 @@ pub fn format(
     w1: &[f32],
     b1: &[f32],
     w2: &[f32],
+    joint: &[f32],
     comments: &[String],
 ) -> String {
     let mut out = format!("{RECORD} hidden {hidden} units {units} scale {scale:.3}");
     if own.len() == 2 * COMBINATIONS * hidden {
         out.push_str(" colours 2");
+    }
+    if !joint.is_empty() {
+        out.push_str(&format!(" joint {JOINT_LEVELS}"));
     }
     out.push('\n');
     for c in comments {
@@ -316,7 +395,11 @@ pub fn format(
         ("w1", w1, 2 * hidden),
         ("b1", b1, units),
         ("w2", w2, units),
+        ("joint", joint, hidden),
     ] {
+        if v.is_empty() {
+            continue;
+        }
         out.push_str(&format!("# {name}\n"));
         for chunk in v.chunks(row.max(1)) {
             let words: Vec<String> = chunk.iter().map(|x| format!("{x}")).collect();
@@ -391,7 +474,18 @@ mod tests {
                 .collect();
             let w1: Vec<f32> = (0..u * 2 * h).map(|i| i as f32 * 0.1 - 0.5).collect();
             let (b1, w2) = (vec![0.1, -0.2, 0.3], vec![1.0, -1.0, 0.5]);
-            let text = format(h, u, 300.0, &own, &opp, &w1, &b1, &w2, &["test".into()]);
+            let text = format(
+                h,
+                u,
+                300.0,
+                &own,
+                &opp,
+                &w1,
+                &b1,
+                &w2,
+                &[],
+                &["test".into()],
+            );
             let net = NetWeights::parse(&text).unwrap();
             assert_eq!((net.hidden, net.units, net.scale), (h, u, 300.0));
             assert_eq!(net.colours, colours);
@@ -448,6 +542,28 @@ mod tests {
                 text.replace(" colours 2", " colours 3")
             };
             assert!(NetWeights::parse(&three).is_err());
+            // Joint vectors: only with colours 1, and as many as the header says.
+            let joint: Vec<f32> = (0..JOINT_LEVELS * h)
+                .map(|i| (i % 3) as f32 * 0.1)
+                .collect();
+            let with = format(h, u, 300.0, &own, &opp, &w1, &b1, &w2, &joint, &[]);
+            let read = NetWeights::parse(&with);
+            if colours == 1 {
+                let read = read.unwrap();
+                assert!(read.has_joint() && !net.has_joint());
+                assert_eq!(read.joint.len(), JOINT_LEVELS * u);
+                assert!(read.joint[..u].iter().all(|&x| x == 0));
+                let mut sums = [0; 2 * MAX_UNITS];
+                read.replace_joint(&mut sums, 0, 5);
+                read.replace_joint(&mut sums, 5, 7);
+                assert_eq!(&sums[..u], &read.joint[7 * u..8 * u]);
+                assert!(sums[u..].iter().all(|&x| x == 0));
+                assert!(NetWeights::parse(&format!("{with}0\n")).is_err());
+                let fewer = with.replacen(&format!("joint {JOINT_LEVELS}"), "joint 3", 1);
+                assert!(NetWeights::parse(&fewer).is_err());
+            } else {
+                assert!(read.is_err(), "joint vectors with colours 2");
+            }
         }
     }
 
@@ -478,8 +594,8 @@ mod tests {
                 (0..u).map(|_| next()).collect(),
                 (0..u).map(|_| next()).collect(),
             );
-            let net =
-                NetWeights::parse(&format(h, u, 100.0, &own, &opp, &w1, &b1, &w2, &[])).unwrap();
+            let net = NetWeights::parse(&format(h, u, 100.0, &own, &opp, &w1, &b1, &w2, &[], &[]))
+                .unwrap();
             for c in Color::ALL {
                 let (mut fast, mut slow) = ([0; 2 * MAX_UNITS], [0; 2 * MAX_UNITS]);
                 let mut now = NetWeights::none();

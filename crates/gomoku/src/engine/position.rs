@@ -103,10 +103,73 @@ pub struct Position {
     /// and exactly five only), and its sums: per colour, the sum of its cells' images as the
     /// side to move, then as the side waiting ([`NetWeights::add`]).
     net: Option<&'static NetWeights>,
+    /// Whether the net has joint vectors ([`NetWeights::has_joint`]).
+    joint: bool,
     sums: [Sums; 2],
     /// The sums before each quick make, while a net is installed: the parts in use (per
     /// colour, to move then waiting, `units` numbers each), one make after another.
     sums_undo: Vec<i32>,
+}
+
+/// A cell's threat levels for one colour ([`level`]).
+pub const LEVELS: usize = 11;
+
+/// The joint levels of a cell ([`Position::joint_levels`]).
+pub const JOINT_LEVELS: usize = LEVELS * LEVELS;
+
+/// A cell's joint levels from its entries for both colours: with Black to move (Black's level
+/// times [`LEVELS`] plus White's), then with White to move.
+#[inline]
+fn joint_of(values: &[Cell; 2]) -> [usize; 2] {
+    let [b, w] = values.map(|v| usize::from(level_of(v.combination)));
+    [b * LEVELS + w, w * LEVELS + b]
+}
+
+/// The [`level`] of a cell of combination `combination` (looked up: it depends on the
+/// combination alone).
+#[inline]
+fn level_of(combination: u16) -> u8 {
+    static TABLE: std::sync::OnceLock<[u8; cells::COMBINATIONS]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [0; cells::COMBINATIONS];
+        for (k, ks) in cells::combinations().iter().enumerate() {
+            t[k] = level(&cells::reference_cell(*ks)) as u8;
+        }
+        t
+    })[usize::from(combination)]
+}
+
+/// A cell's threat level for one colour, 0..11: a straight four or two fours (or a five) 10,
+/// a four and an open three 9, a four 8, two open threes 7, an open three 6, else by its threat
+/// value (the sum of its directions' [`cells::CLASS_VALUE`]s): 0, 1-3, 4-9, 10-19, 20-39 and 40
+/// or more.
+#[inline]
+fn level(cell: &cells::Cell) -> usize {
+    let f = cell.flags;
+    if f & (cells::FIVE | cells::OPEN_FOUR) != 0 {
+        10
+    } else if f & cells::FOUR != 0 {
+        if f & cells::THREE != 0 {
+            9
+        } else {
+            8
+        }
+    } else if f & cells::THREE != 0 {
+        if i32::from(cell.value) >= cells::DOUBLE_THREAT {
+            7
+        } else {
+            6
+        }
+    } else {
+        match cell.value {
+            i16::MIN..=0 => 0,
+            1..=3 => 1,
+            4..=9 => 2,
+            10..=19 => 3,
+            20..=39 => 4,
+            _ => 5,
+        }
+    }
 }
 
 /// The sums a quick make changes, as they were before it, and where its saved cells start (the
@@ -173,6 +236,7 @@ impl Position {
             undo: Vec::new(),
             saved: Vec::new(),
             net: net::installed(rule),
+            joint: net::installed(rule).is_some_and(NetWeights::has_joint),
             sums: [[0; 2 * MAX_UNITS]; 2],
             sums_undo: Vec::new(),
         };
@@ -521,6 +585,17 @@ impl Position {
             .map(move |(_, (_, v))| usize::from(v[c.index()].combination))
     }
 
+    /// Each empty cell's joint level with `s` to move ([`JOINT_LEVELS`]): its threat level for
+    /// `s` times [`LEVELS`] plus its level for the other side, for the cells where either level
+    /// is not 0 (the net's joint inputs, since session 64: where both sides' threats share a
+    /// cell).
+    pub fn joint_levels(&self, s: Color) -> impl Iterator<Item = usize> + '_ {
+        self.values.iter().filter_map(move |v| {
+            let j = joint_of(v)[s.index()];
+            (j != 0).then_some(j)
+        })
+    }
+
     /// Each cell's class combination for colour `c` ([`cells::combinations`]), for empty cells
     /// only: what the evaluation adds up (the tuner's features).
     pub fn combinations(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
@@ -738,7 +813,25 @@ impl Position {
     /// those stored).
     #[inline]
     fn refresh_with(&mut self, q: Point, word: u32) {
+        if self.joint {
+            self.refresh_cell::<true>(q, word);
+        } else {
+            self.refresh_cell::<false>(q, word);
+        }
+    }
+
+    /// [`Position::refresh_with`], keeping the net's joint vectors in the sums when `JOINT` (a
+    /// copy of the code each way: the plain one, the common case, pays nothing for them).
+    #[inline(always)]
+    fn refresh_cell<const JOINT: bool>(&mut self, q: Point, word: u32) {
         let i = self.index(q);
+        // The cell's levels for the net's joint vectors, before and after, when it has them.
+        let joint = JOINT;
+        let mut levels = [[0u8; 2]; 2];
+        if joint {
+            levels[0] = self.values[i].map(|v| level_of(v.combination));
+            levels[1] = levels[0];
+        }
         for c in Color::ALL {
             let shift = 4 * c.index() as u32;
             let ks = [0, 1, 2, 3].map(|d| (word >> (8 * d + shift)) as u8 & 0xF);
@@ -750,6 +843,9 @@ impl Position {
             // The entry it had is kept beside the cell: only the new one is read from the table.
             let now = self.cells[c.index()][e];
             let was = std::mem::replace(&mut self.values[i][c.index()], now);
+            if joint {
+                levels[1][c.index()] = level_of(now.combination);
+            }
             self.totals[c.index()] += i64::from(now.value) - i64::from(was.value);
             let w = &mut self.weights[c.index()];
             w[0] += i64::from(now.to_move) - i64::from(was.to_move);
@@ -784,6 +880,21 @@ impl Position {
                 self.class_sets[c.index()].flip(q, changed);
             }
         }
+        if let (Some(net), true) = (self.net, joint && levels[0] != levels[1]) {
+            let [(b0, w0), (b1, w1)] = levels.map(|l| (usize::from(l[0]), usize::from(l[1])));
+            let (sums_b, sums_w) = self.sums.split_at_mut(1);
+            net.replace_joint(&mut sums_b[0], b0 * LEVELS + w0, b1 * LEVELS + w1);
+            net.replace_joint(&mut sums_w[0], w0 * LEVELS + b0, w1 * LEVELS + b1);
+        }
+    }
+
+    /// Cell `i`'s joint levels ([`joint_of`]) when the net has joint vectors.
+    #[inline]
+    fn joint_pair(&self, i: usize) -> Option<[usize; 2]> {
+        match self.net {
+            Some(net) if net.has_joint() => Some(joint_of(&self.values[i])),
+            _ => None,
+        }
     }
 
     /// Uses `net` in the evaluation instead of the installed one ([`super::net::installed`],
@@ -792,6 +903,7 @@ impl Position {
     pub fn set_net(&mut self, net: Option<&'static NetWeights>) {
         let rule = self.rule();
         self.net = net.filter(|n| n.fits(rule));
+        self.joint = self.net.is_some_and(NetWeights::has_joint);
         self.sums = [[0; 2 * MAX_UNITS]; 2];
         self.sums_undo.clear();
         if let Some(net) = self.net {
@@ -799,6 +911,12 @@ impl Position {
                 for c in Color::ALL {
                     let (e, v) = (self.entries[i][c.index()], self.values[i][c.index()]);
                     self.add_vectors(net, c, e, v.combination, 1);
+                }
+                if let Some(joint) = self.joint_pair(i) {
+                    for c in Color::ALL {
+                        let k = c.index();
+                        net.replace_joint(&mut self.sums[k], 0, joint[k]);
+                    }
                 }
             }
         }

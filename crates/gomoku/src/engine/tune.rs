@@ -104,6 +104,11 @@ pub struct Samples {
     results: Vec<f32>,
     /// The smoothed model ([`Samples::smoothed`]): features are twice the evaluation's.
     smooth: bool,
+    /// Sample `i`'s joint cells are `joint[joint_starts[i]..joint_starts[i + 1]]`: each a joint
+    /// level ([`super::position::Position::joint_levels`]) and the number of cells at it (the
+    /// net's inputs, not the linear model's).
+    joint_starts: Vec<u32>,
+    joint: Vec<(u8, u8)>,
 }
 
 impl Samples {
@@ -112,6 +117,7 @@ impl Samples {
     pub fn new() -> Samples {
         Samples {
             starts: vec![0],
+            joint_starts: vec![0],
             ..Samples::default()
         }
     }
@@ -240,7 +246,27 @@ impl Samples {
         }
         self.starts.push(self.features.len() as u32);
         self.results.push(result);
+        let mut joint = [0u8; super::position::JOINT_LEVELS];
+        for j in pos.joint_levels(s) {
+            joint[j] = joint[j].saturating_add(1);
+        }
+        for (j, &n) in joint.iter().enumerate() {
+            if n != 0 {
+                self.joint.push((j as u8, n));
+            }
+        }
+        self.joint_starts.push(self.joint.len() as u32);
         true
+    }
+
+    /// Sample `i`'s joint cells: joint levels and how many cells have each (none for samples
+    /// made without them).
+    #[must_use]
+    pub fn sample_joint(&self, i: usize) -> &[(u8, u8)] {
+        match (self.joint_starts.get(i), self.joint_starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.joint[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     fn features(&self, i: usize) -> &[(u16, i16)] {

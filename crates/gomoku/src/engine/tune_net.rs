@@ -15,6 +15,7 @@
 //! combinations, then White's).
 
 use super::cells::COMBINATIONS;
+use super::position::JOINT_LEVELS;
 use super::tune::{sigmoid, Samples};
 
 /// The net's parameters.
@@ -34,6 +35,10 @@ pub struct Net {
     pub b1: Vec<f32>,
     /// `units`: the output, in logits.
     pub w2: Vec<f32>,
+    /// Empty, or `JOINT_LEVELS x hidden`: vectors of the cells' joint levels
+    /// ([`super::position::Position::joint_levels`]), added to the side to move's sum (an
+    /// experiment, session 64; [`Net::with_joint`]).
+    pub joint: Vec<f32>,
 }
 
 /// Training settings.
@@ -79,7 +84,15 @@ impl Net {
             w1,
             b1: vec![0.0; units],
             w2: vec![0.0; units],
+            joint: Vec::new(),
         }
+    }
+
+    /// The net with joint-level vectors ([`Net::joint`]), all zero: the same output until fitted.
+    #[must_use]
+    pub fn with_joint(mut self) -> Net {
+        self.joint = vec![0.0; JOINT_LEVELS * self.hidden];
+        self
     }
 
     /// A net to start a fit from: a net file's numbers ([`super::net::NetFile`]), for a fit of
@@ -103,6 +116,7 @@ impl Net {
             w1: file.w1.clone(),
             b1: file.b1.clone(),
             w2: file.w2.clone(),
+            joint: file.joint.clone(),
         })
     }
 
@@ -118,12 +132,18 @@ impl Net {
             &self.w1,
             &self.b1,
             &self.w2,
+            &self.joint,
             comments,
         )
     }
 
     fn len(&self) -> usize {
-        self.own.len() + self.opp.len() + self.w1.len() + self.b1.len() + self.w2.len()
+        self.own.len()
+            + self.opp.len()
+            + self.w1.len()
+            + self.b1.len()
+            + self.w2.len()
+            + self.joint.len()
     }
 
     /// Where linear weight `w` (a feature's number, [`super::tune::weight_number`]) lies among
@@ -140,9 +160,17 @@ impl Net {
     }
 
     /// The accumulators of a sample's features: the side to move's sum, then the opponent's.
-    fn accumulate(&self, features: &[(u16, i16)], x: &mut [f32]) {
+    fn accumulate(&self, features: &[(u16, i16)], joint: &[(u8, u8)], x: &mut [f32]) {
         let h = self.hidden;
         x.iter_mut().for_each(|v| *v = 0.0);
+        if !self.joint.is_empty() {
+            for &(j, n) in joint {
+                let row = &self.joint[usize::from(j) * h..][..h];
+                for k in 0..h {
+                    x[k] += f32::from(n) * row[k];
+                }
+            }
+        }
         for &(w, n) in features {
             match self.row_of(usize::from(w)) {
                 Some((false, r)) => {
@@ -180,7 +208,7 @@ impl Net {
     pub fn output(&self, samples: &Samples, i: usize) -> f32 {
         let mut x = vec![0.0; 2 * self.hidden];
         let mut a = vec![0.0; self.units];
-        self.accumulate(samples.sample_features(i), &mut x);
+        self.accumulate(samples.sample_features(i), samples.sample_joint(i), &mut x);
         self.forward(&x, &mut a)
     }
 
@@ -233,6 +261,7 @@ impl Net {
         let w1_at = opp_at + self.opp.len();
         let b1_at = w1_at + self.w1.len();
         let w2_at = b1_at + self.b1.len();
+        let joint_at = w2_at + self.w2.len();
         for epoch in 1..=settings.epochs {
             for k in (1..n).rev() {
                 order.swap(k, rng.below(k + 1));
@@ -243,7 +272,8 @@ impl Net {
                 let scale = 1.0 / batch.len() as f32;
                 for &i in batch {
                     let features = samples.sample_features(i);
-                    self.accumulate(features, &mut x);
+                    let joint = samples.sample_joint(i);
+                    self.accumulate(features, joint, &mut x);
                     let z = base[i] + self.forward(&x, &mut a);
                     let p = sigmoid(f64::from(z)) as f32;
                     let r = samples.result(i);
@@ -279,6 +309,14 @@ impl Net {
                             None => {}
                         }
                     }
+                    if !self.joint.is_empty() {
+                        for &(j, c) in joint {
+                            let at = joint_at + usize::from(j) * h;
+                            for k in 0..h {
+                                grad[at + k] += f32::from(c) * dx[k];
+                            }
+                        }
+                    }
                 }
                 t += 1;
                 let c1 = 1.0 - b1.powi(t);
@@ -290,6 +328,7 @@ impl Net {
                     &mut self.w1,
                     &mut self.b1,
                     &mut self.w2,
+                    &mut self.joint,
                 ] {
                     for p in part.iter_mut() {
                         let g = grad[k] + settings.l2 * *p;
@@ -321,6 +360,17 @@ mod tests {
         net
     }
 
+    /// [`random_net`] with random joint vectors (level 0's stay zero: no cell has it).
+    fn random_joint_net(seed: u64) -> Net {
+        let mut net = random_net(seed, 1).with_joint();
+        let mut rng = stonelab_rand::Xorshift64Star::new(seed + 2);
+        let h = net.hidden;
+        for w in &mut net.joint[h..] {
+            *w = (rng.below(2001) as f32 - 1000.0) / 5000.0;
+        }
+        net
+    }
+
     fn installed_copy(net: &Net, scale: f64) -> &'static NetWeights {
         let text = net.to_text(scale, &[]);
         Box::leak(Box::new(NetWeights::parse(&text).unwrap()))
@@ -336,9 +386,25 @@ mod tests {
         let scale = 300.0;
         let mut rng = stonelab_rand::Xorshift64Star::new(11);
         let mut with_fouls = 0;
-        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let mut joint_moved = 0;
+        for (rule, joint) in [
+            (Rule::Freestyle, false),
+            (Rule::Standard, false),
+            (Rule::Renju, false),
+            (Rule::Freestyle, true),
+            (Rule::Standard, true),
+        ] {
             let renju = rule == Rule::Renju;
-            let net = random_net(3, if renju { 2 } else { 1 });
+            let net = if joint {
+                random_joint_net(3)
+            } else {
+                random_net(3, if renju { 2 } else { 1 })
+            };
+            // The same net without its joint vectors, to see that they count.
+            let plain_net = Net {
+                joint: Vec::new(),
+                ..net.clone()
+            };
             let weights = installed_copy(&net, scale);
             let other = installed_copy(&random_net(4, if renju { 1 } else { 2 }), scale);
             let linear = super::super::tune::current_weights_for(rule);
@@ -372,6 +438,9 @@ mod tests {
                 }
                 let want = f64::from(net.output(&samples, 0)) * scale;
                 let got = f64::from(with - plain);
+                if joint && (f64::from(plain_net.output(&samples, 0)) * scale - want).abs() > 20.0 {
+                    joint_moved += 1;
+                }
                 // Each cell's image is rounded to 1/4096 (up to about 100 cells: a few units);
                 // a cell left in or out by mistake moves the term by tens.
                 assert!(
@@ -405,6 +474,10 @@ mod tests {
             with_fouls >= 5,
             "{with_fouls} renju positions with forbidden cells"
         );
+        assert!(
+            joint_moved >= 10,
+            "{joint_moved} positions moved by the joint vectors"
+        );
     }
 
     /// A net written and read back as a fit's start is the same net; a renju fit may start from
@@ -426,6 +499,9 @@ mod tests {
             (&both.opp[..c], &both.opp[c..]),
             (&net.opp[..], &net.opp[..])
         );
+        let joint = random_joint_net(6);
+        let file = net::NetFile::parse(&joint.to_text(300.0, &[])).unwrap();
+        assert_eq!(Net::from_file(&file, 1).unwrap().joint, joint.joint);
         let renju = both.to_text(300.0, &[]);
         let file = net::NetFile::parse(&renju).unwrap();
         assert_eq!(file.colours, 2);
