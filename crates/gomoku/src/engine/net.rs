@@ -119,7 +119,9 @@ impl NetWeights {
         }
     }
 
-    /// `sums[..W] += rows[new] - rows[old]` for rows of `W` numbers, through local copies.
+    /// `sums[..W] += rows[new] - rows[old]` for rows of `W` numbers, through local copies: the
+    /// compiler cannot tell that the sums and the rows never overlap, and without them it adds
+    /// one number at a time.
     #[inline(always)]
     fn replace_in<const W: usize>(rows: &[i32], sums: &mut Sums, old: usize, new: usize) {
         let o: &[i32; W] = rows[old * W..][..W].try_into().expect("rows of W");
@@ -155,9 +157,9 @@ impl NetWeights {
     pub fn replace(&self, sums: &mut Sums, c: Color, old: usize, new: usize) {
         let (old, new) = (self.base(c) + old, self.base(c) + new);
         match self.units {
-            8 => self.replace_fixed::<16>(sums, old, new),
-            16 => self.replace_fixed::<32>(sums, old, new),
-            32 => self.replace_fixed::<64>(sums, old, new),
+            8 => Self::replace_in::<16>(&self.images, sums, old, new),
+            16 => Self::replace_in::<32>(&self.images, sums, old, new),
+            32 => Self::replace_in::<64>(&self.images, sums, old, new),
             u => {
                 let w = 2 * u;
                 let (o, n) = (&self.images[old * w..][..w], &self.images[new * w..][..w]);
@@ -166,20 +168,6 @@ impl NetWeights {
                 }
             }
         }
-    }
-
-    #[inline(always)]
-    fn replace_fixed<const W: usize>(&self, sums: &mut Sums, old: usize, new: usize) {
-        let o: &[i32; W] = self.images[old * W..][..W].try_into().expect("W = 2 units");
-        let n: &[i32; W] = self.images[new * W..][..W].try_into().expect("W = 2 units");
-        let s: &mut [i32; W] = (&mut sums[..W]).try_into().expect("W <= 2 MAX_UNITS");
-        // Through local copies: the compiler cannot tell that the sums and the images never
-        // overlap, and without them it adds one number at a time.
-        let (o, n, mut acc) = (*o, *n, *s);
-        for j in 0..W {
-            acc[j] += n[j] - o[j];
-        }
-        *s = acc;
     }
 
     /// Adds `sign` times colour `c`'s images of combination `combination` to its sums.

@@ -121,7 +121,14 @@ pub const JOINT_LEVELS: usize = LEVELS * LEVELS;
 /// times [`LEVELS`] plus White's), then with White to move.
 #[inline]
 fn joint_of(values: &[Cell; 2]) -> [usize; 2] {
-    let [b, w] = values.map(|v| usize::from(level_of(v.combination)));
+    joint_pair(values.map(|v| level_of(v.combination)))
+}
+
+/// The joint levels of a cell whose levels are `[Black's, White's]`: with Black to move, then
+/// with White to move.
+#[inline]
+fn joint_pair([b, w]: [u8; 2]) -> [usize; 2] {
+    let (b, w) = (usize::from(b), usize::from(w));
     [b * LEVELS + w, w * LEVELS + b]
 }
 
@@ -826,9 +833,8 @@ impl Position {
     fn refresh_cell<const JOINT: bool>(&mut self, q: Point, word: u32) {
         let i = self.index(q);
         // The cell's levels for the net's joint vectors, before and after, when it has them.
-        let joint = JOINT;
         let mut levels = [[0u8; 2]; 2];
-        if joint {
+        if JOINT {
             levels[0] = self.values[i].map(|v| level_of(v.combination));
             levels[1] = levels[0];
         }
@@ -843,7 +849,7 @@ impl Position {
             // The entry it had is kept beside the cell: only the new one is read from the table.
             let now = self.cells[c.index()][e];
             let was = std::mem::replace(&mut self.values[i][c.index()], now);
-            if joint {
+            if JOINT {
                 levels[1][c.index()] = level_of(now.combination);
             }
             self.totals[c.index()] += i64::from(now.value) - i64::from(was.value);
@@ -880,20 +886,11 @@ impl Position {
                 self.class_sets[c.index()].flip(q, changed);
             }
         }
-        if let (Some(net), true) = (self.net, joint && levels[0] != levels[1]) {
-            let [(b0, w0), (b1, w1)] = levels.map(|l| (usize::from(l[0]), usize::from(l[1])));
-            let (sums_b, sums_w) = self.sums.split_at_mut(1);
-            net.replace_joint(&mut sums_b[0], b0 * LEVELS + w0, b1 * LEVELS + w1);
-            net.replace_joint(&mut sums_w[0], w0 * LEVELS + b0, w1 * LEVELS + b1);
-        }
-    }
-
-    /// Cell `i`'s joint levels ([`joint_of`]) when the net has joint vectors.
-    #[inline]
-    fn joint_pair(&self, i: usize) -> Option<[usize; 2]> {
-        match self.net {
-            Some(net) if net.has_joint() => Some(joint_of(&self.values[i])),
-            _ => None,
+        if let (Some(net), true) = (self.net, JOINT && levels[0] != levels[1]) {
+            let [before, after] = levels.map(joint_pair);
+            for (k, sums) in self.sums.iter_mut().enumerate() {
+                net.replace_joint(sums, before[k], after[k]);
+            }
         }
     }
 
@@ -912,10 +909,10 @@ impl Position {
                     let (e, v) = (self.entries[i][c.index()], self.values[i][c.index()]);
                     self.add_vectors(net, c, e, v.combination, 1);
                 }
-                if let Some(joint) = self.joint_pair(i) {
-                    for c in Color::ALL {
-                        let k = c.index();
-                        net.replace_joint(&mut self.sums[k], 0, joint[k]);
+                if self.joint {
+                    let joint = joint_of(&self.values[i]);
+                    for (k, sums) in self.sums.iter_mut().enumerate() {
+                        net.replace_joint(sums, 0, joint[k]);
                     }
                 }
             }
