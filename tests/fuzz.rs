@@ -500,6 +500,9 @@ fn fuzz_gtp_sessions() {
             nakade: false,
             ko_fights: true,
             local_rate: 50,
+            score_weight: 0.2,
+            score_scale: None,
+            global_capture: 50,
             dynamic_komi: true,
         }));
         let mut out = Vec::new();

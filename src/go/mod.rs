@@ -139,6 +139,44 @@ pub struct PlayoutArgs {
     /// the others go straight to the random choice
     #[arg(long = "local-rate", value_name = "P", default_value_t = 100, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub local_rate: u32,
+    /// Percentage (0 to 100) of the playout moves that, before the random choice, capture an
+    /// opponent chain in atari anywhere on the board (Fuego's and Pachi's capture rule; the
+    /// replies to the last stone see only the chains next to it)
+    #[arg(long = "global-capture", value_name = "P", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub global_capture: u32,
+    /// Share (0 to 1) of a playout's result that is its margin rather than its win: Black's
+    /// result is (1 - W) win + W (1 + tanh(lead / S)) / 2, so that a search whose playouts
+    /// nearly all win still prefers the move that keeps more of its lead (Fuego's score
+    /// modification, KataGo's score utility). 0: the win alone
+    #[arg(long = "score-weight", value_name = "W", default_value_t = 0.0, value_parser = parse_unit)]
+    pub score_weight: f32,
+    /// The margin S of --score-weight in points [default: the square root of the board's
+    /// points: 9 on 9x9]
+    #[arg(long = "score-scale", value_name = "S", value_parser = parse_positive)]
+    pub score_scale: Option<f32>,
+}
+
+/// A number from 0 to 1.
+fn parse_unit(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("expected a number from 0 to 1, got {text:?}")),
+    }
+}
+
+/// A finite number above 0.
+fn parse_positive(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("expected a number above 0, got {text:?}")),
+    }
+}
+
+impl PlayoutArgs {
+    /// The scale of `--score-weight`'s margin on a board of `area` points.
+    pub fn score_scale(&self, area: usize) -> f32 {
+        self.score_scale.unwrap_or((area as f32).sqrt())
+    }
 }
 
 /// The tree's selection rule, as `go gtp` and `go selfplay` take it

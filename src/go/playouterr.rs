@@ -158,7 +158,7 @@ fn read(path: &std::path::Path, limit: Option<usize>) -> anyhow::Result<Vec<Judg
 }
 
 /// The search configuration whose playouts are measured.
-fn config(args: &Args, komi: f64, seed: u64) -> SearchConfig {
+fn config(args: &Args, komi: f64, seed: u64, area: usize) -> SearchConfig {
     SearchConfig {
         komi,
         threads: 1,
@@ -178,6 +178,10 @@ fn config(args: &Args, komi: f64, seed: u64) -> SearchConfig {
         nakade: args.playout.nakade,
         ko_fights: args.playout.ko_fights,
         local_rate: args.playout.local_rate,
+        // The value a leaf starts from: with a margin share, no longer a pure win rate.
+        score_weight: args.playout.score_weight,
+        global_capture: args.playout.global_capture,
+        score_scale: args.playout.score_scale(area),
     }
 }
 
@@ -241,7 +245,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .enumerate()
             .map(|(i, j)| {
                 let seed = args.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                let config = config(&args, j.komi, seed);
+                let config = config(&args, j.komi, seed, j.board.geometry().area());
                 let passes = u32::from(j.board.moves().last() == Some(Move::Pass));
                 let ours = mcts::playout_value(&j.board, passes, &config, args.playouts);
                 if let Some(bar) = &bar {

@@ -247,6 +247,9 @@ fn play_game(
             nakade: false,
             ko_fights: false,
             local_rate: 100,
+            score_weight: 0.0,
+            score_scale: 1.0,
+            global_capture: 0,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

@@ -235,6 +235,19 @@ pub struct SearchConfig {
     /// shapes); the others go from those replies straight to the random choice
     /// ([`PolicyOptions::skip_local`]). 100: every move tries them.
     pub local_rate: u32,
+    /// The share (0 to 1) of a playout's result that is its margin rather than its win or loss:
+    /// Black's result is `(1 - w) win + w (1 + tanh(score / s)) / 2`, `w` this weight, `s`
+    /// [`SearchConfig::score_scale`] and `score` Black's area lead less komi, so that a search
+    /// whose playouts nearly all win still prefers the move that keeps more of its lead (and one
+    /// that nearly all lose the move that loses by less). 0: the win or loss alone.
+    pub score_weight: f32,
+    /// The percentage (0 to 100) of the playout moves that reach the random choice which first
+    /// capture an opponent chain in atari anywhere on the board
+    /// ([`PolicyOptions::global_capture`]). 0: none.
+    pub global_capture: u32,
+    /// The margin in points at which [`SearchConfig::score_weight`]'s term is three quarters
+    /// of the way from even to its bound (tanh(1) = 0.76).
+    pub score_scale: f32,
     /// The hand-set priors ([`PRIOR_CAPTURE_ONE`] and after) besides [`PRIOR_EVEN`] and the
     /// model's below the root; without them (false) and with a model a child starts from the
     /// even prior and the model's alone, as Pachi's children start from its pattern prior. The
@@ -356,6 +369,17 @@ pub fn playout_board(board: &Board) -> PlayoutBoard {
 #[must_use]
 pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult {
     search_reusing(board, passes, config, None).0
+}
+
+/// Black's playout result from its win (1), tie (0.5) or loss (0) and its area lead `score` (komi
+/// subtracted): `(1 - weight) win + weight (1 + tanh(score / scale)) / 2`
+/// ([`SearchConfig::score_weight`]). Always in 0..=1, above one half exactly when Black wins.
+#[must_use]
+pub fn blend_margin(win: f32, score: f32, weight: f32, scale: f32) -> f32 {
+    if weight <= 0.0 {
+        return win;
+    }
+    (1.0 - weight) * win + weight * 0.5 * (1.0 + (score / scale).tanh())
 }
 
 /// The side to move's win rate at `board` (after `passes` passes in a row) over `playouts` of the
@@ -732,6 +756,11 @@ struct Tree {
     ko_fights: bool,
     /// 100 less [`SearchConfig::local_rate`].
     skip_local: u32,
+    /// [`SearchConfig::global_capture`].
+    global_capture: u32,
+    /// [`SearchConfig::score_weight`] and [`SearchConfig::score_scale`].
+    score_weight: f32,
+    score_scale: f32,
     /// The most nodes of the tree: [`MAX_NODES`] for each thread that grows it.
     max_nodes: usize,
     /// [`SearchConfig::tree_policy`].
@@ -783,6 +812,9 @@ impl Tree {
             nakade: false,
             ko_fights: false,
             skip_local: 0,
+            global_capture: 0,
+            score_weight: 0.0,
+            score_scale: 1.0,
             max_nodes: MAX_NODES,
             policy: TreePolicy::default(),
             komi,
@@ -991,6 +1023,9 @@ impl Tree {
         self.nakade = config.nakade;
         self.ko_fights = config.ko_fights;
         self.skip_local = 100 - config.local_rate.min(100);
+        self.global_capture = config.global_capture.min(100);
+        self.score_weight = config.score_weight.clamp(0.0, 1.0);
+        self.score_scale = config.score_scale.max(f32::MIN_POSITIVE);
     }
 
     /// The playout from `board`, reached by the moves in `seq` after `passes` passes in a row,
@@ -1035,6 +1070,7 @@ impl Tree {
                     _ => None,
                 },
                 skip_local: self.skip_local,
+                global_capture: self.global_capture,
             };
             let mv = board.policy_move_with(&mut self.rng, last, &options);
             board.play(mv);
@@ -1058,7 +1094,7 @@ impl Tree {
         if score != 0.0 {
             self.remember_replies(score > 0.0);
         }
-        black
+        blend_margin(black, score as f32, self.score_weight, self.score_scale)
     }
 
     /// Last good reply's update after a playout that `black_won` or not (see
@@ -1286,7 +1322,74 @@ mod tests {
             nakade: false,
             ko_fights: false,
             local_rate: 100,
+            score_weight: 0.0,
+            score_scale: 10.0,
+            global_capture: 0,
         }
+    }
+
+    #[test]
+    fn the_margin_blend_keeps_the_winner_and_orders_the_margins() {
+        // Weight 0 is the win alone, whatever the margin.
+        for score in [-40.0, -0.5, 0.0, 0.5, 40.0] {
+            for win in [0.0, 0.5, 1.0] {
+                assert_eq!(blend_margin(win, score, 0.0, 9.0), win);
+            }
+        }
+        for weight in [0.05, 0.2, 0.5, 1.0] {
+            let mut last = -1.0;
+            for i in -400..=400 {
+                let score = i as f32 * 0.25;
+                let win = if score > 0.0 {
+                    1.0
+                } else if score < 0.0 {
+                    0.0
+                } else {
+                    0.5
+                };
+                let v = blend_margin(win, score, weight, 9.0);
+                assert!((0.0..=1.0).contains(&v), "{v}");
+                // Above one half exactly for Black's wins, one half for a tie.
+                assert_eq!(v > 0.5, score > 0.0, "{weight} {score} {v}");
+                assert_eq!(v < 0.5, score < 0.0, "{weight} {score} {v}");
+                // A bigger lead is worth more (or, far out, as much).
+                assert!(v >= last, "{weight} {score}");
+                last = v;
+            }
+            // A lead of one scale is three quarters of the way to the bound.
+            let v = blend_margin(1.0, 9.0, weight, 9.0);
+            let expected = 1.0 - weight + weight * 0.5 * (1.0 + 1f32.tanh());
+            assert!((v - expected).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn a_margin_share_changes_a_won_search_but_not_its_move_legality() {
+        // 5x5, a Black wall on the middle column: the left two columns are Black's, and White
+        // cannot win the game (15 points to at most 10).
+        let mut setup: Setup = "..X..\n..X..\n..X.O\n..X..\n..X..\n".parse().unwrap();
+        setup.to_move = Color::White;
+        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let plain = search(&board, 0, &config(3000, 1));
+        let mut with_margin = config(3000, 1);
+        with_margin.score_weight = 0.3;
+        with_margin.score_scale = 5.0;
+        let blended = search(&board, 0, &with_margin);
+        for result in [&plain, &blended] {
+            let best = result.best_stats();
+            assert!(
+                best.win_rate() < 0.5,
+                "White to move is lost: {}",
+                best.win_rate()
+            );
+            if let Move::Play(p) = best.mv {
+                assert!(board.is_legal(p));
+            }
+        }
+        assert_ne!(
+            plain.moves, blended.moves,
+            "the margin share changes the statistics"
+        );
     }
 
     #[test]

@@ -97,6 +97,13 @@ pub struct SearchLimits {
     pub ko_fights: bool,
     /// The share of playout moves that try the local answers ([`mcts::SearchConfig::local_rate`]).
     pub local_rate: u32,
+    /// The margin's share of a playout's result ([`mcts::SearchConfig::score_weight`]).
+    pub score_weight: f32,
+    /// Global captures in the playouts ([`mcts::SearchConfig::global_capture`]).
+    pub global_capture: u32,
+    /// Its scale in points ([`mcts::SearchConfig::score_scale`]); `None`: the square root of the
+    /// board's points.
+    pub score_scale: Option<f32>,
     /// Dynamic komi when winning ([`DynamicKomi`]).
     pub dynamic_komi: bool,
 }
@@ -390,6 +397,13 @@ impl Engine {
 
     /// The position to search with `color` to move (GTP lets a side move twice: then the stones
     /// as they stand, `color` to move, no ko ban) and the passes before it.
+    /// The scale of the playouts' margin term on `board` ([`SearchLimits::score_scale`]).
+    fn score_scale(&self, board: &Board) -> f32 {
+        self.limits
+            .score_scale
+            .unwrap_or((board.geometry().area() as f32).sqrt())
+    }
+
     fn position_for(&self, color: Color) -> (Board, u32) {
         if self.board.to_move() == color {
             return (self.board.clone(), self.board.passes());
@@ -430,6 +444,9 @@ impl Engine {
             nakade: self.limits.nakade,
             ko_fights: self.limits.ko_fights,
             local_rate: self.limits.local_rate,
+            score_weight: self.limits.score_weight,
+            global_capture: self.limits.global_capture,
+            score_scale: self.score_scale(&board),
             hand_priors: self.limits.hand_priors,
         };
         mcts::search(&board, passes, &config)
@@ -592,6 +609,9 @@ impl Engine {
             nakade: self.limits.nakade,
             ko_fights: self.limits.ko_fights,
             local_rate: self.limits.local_rate,
+            score_weight: self.limits.score_weight,
+            global_capture: self.limits.global_capture,
+            score_scale: self.score_scale(board),
             hand_priors: self.limits.hand_priors,
         };
         let result = if self.limits.tree_reuse {

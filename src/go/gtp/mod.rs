@@ -137,6 +137,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ko_fights: args.playout.ko_fights,
         dynamic_komi: args.dynamic_komi,
         local_rate: args.playout.local_rate,
+        score_weight: args.playout.score_weight,
+        global_capture: args.playout.global_capture,
+        score_scale: args.playout.score_scale,
     });
     if args.ko == crate::go::solve::KoArg::PositionalSuperko
         && args.cycles != crate::go::CyclesArg::Interval
@@ -768,6 +771,9 @@ mod tests {
             nakade: false,
             ko_fights: false,
             local_rate: 100,
+            score_weight: 0.0,
+            score_scale: None,
+            global_capture: 0,
             dynamic_komi: false,
         }));
         let mut output = Vec::new();

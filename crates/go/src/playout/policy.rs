@@ -88,6 +88,11 @@ pub struct PolicyOptions<'a> {
     /// that answer every stone locally keep fighting where the last stones fell, and judge the
     /// rest of the board worse (see [`crate::mcts::SearchConfig::local_rate`]).
     pub skip_local: u32,
+    /// In this percentage of the moves (0 to 100) that reach the random choice, the side to move
+    /// first captures an opponent chain in atari anywhere on the board, when there is one that it
+    /// may take (not at the ko): [`PlayoutBoard::global_capture`], Fuego's and Pachi's capture
+    /// rule. The replies above only see chains next to the last stone.
+    pub global_capture: u32,
 }
 
 impl PlayoutBoard {
@@ -226,10 +231,42 @@ impl PlayoutBoard {
                 }
             }
         }
+        if options.global_capture > 0 && rng.below(100) < options.global_capture {
+            if let Some(s) = self.global_capture(rng) {
+                return Move::Play(self.point(s));
+            }
+        }
         match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
             0 => Move::Pass,
             s => Move::Play(self.point(s)),
         }
+    }
+
+    /// A capture anywhere on the board: the liberty of an opponent chain in atari, drawn
+    /// uniformly among the empty points that take one (the ko point left out), or `None`.
+    /// Scans the empty points whose neighbours hold an opponent stone.
+    pub fn global_capture(&self, rng: &mut Rng) -> Option<usize> {
+        let opp = 3 - code(self.to_move);
+        let ko = self.ko as usize;
+        let (mut chosen, mut seen) = (None, 0u32);
+        for i in 0..self.n_empty {
+            let s = self.empties[i & SLOT_MASK] as usize & SLOT_MASK;
+            if s == ko || (self.nbr[s] >> (4 * opp)) & 0xf == 0 {
+                continue;
+            }
+            let takes = self
+                .neighbours(s)
+                .into_iter()
+                .any(|q| self.colour[q] == opp && self.in_atari(self.root(q)));
+            if takes {
+                // Reservoir sampling: each capturing point kept with probability 1 / seen.
+                seen += 1;
+                if rng.below(seen) == 0 {
+                    chosen = Some(s);
+                }
+            }
+        }
+        chosen
     }
 
     /// The fights of two liberties around the opponent's last stone on slot `l`, one move drawn
@@ -1163,6 +1200,59 @@ mod tests {
             key |= code << (2 * i);
         }
         key
+    }
+
+    #[test]
+    fn global_captures_match_playing_every_point() {
+        // Along random games on 9x9 and 7x5 (uniform moves, so that chains stay in atari): the
+        // points that take an opponent chain, by playing every legal empty point on a copy and
+        // counting the opponent's stones. The global capture answers one of them, and every one
+        // of them over enough draws; none when there is none.
+        for (rows, cols) in [(9, 9), (7, 5)] {
+            let g = Geometry::new(rows, cols).unwrap();
+            let mut rng = Rng::new(23);
+            let (mut checked, mut with_captures) = (0, 0);
+            for _ in 0..30 {
+                let mut b = PlayoutBoard::new(g);
+                let mut game = Progress::default();
+                while game.going(3 * g.area()) {
+                    let opp = b.to_move.opponent();
+                    let before = b.stones(opp).count();
+                    let takes: Vec<usize> = g
+                        .points()
+                        .map(|p| b.slot(p))
+                        .filter(|&s| b.colour[s] == EMPTY && s != b.ko as usize)
+                        .filter(|&s| b.is_legal(b.point(s)))
+                        .filter(|&s| {
+                            let mut after = b.clone();
+                            after.play(Move::Play(b.point(s)));
+                            after.stones(opp).count() < before
+                        })
+                        .collect();
+                    let mut seen = std::collections::HashSet::new();
+                    for k in 0..(40 * takes.len() as u64 + 1) {
+                        let answer = b.global_capture(&mut Rng::new(k + 1));
+                        assert_eq!(answer.is_some(), !takes.is_empty());
+                        if let Some(s) = answer {
+                            assert!(takes.contains(&s), "{} is no capture", b.point(s));
+                            seen.insert(s);
+                        }
+                    }
+                    if takes.len() <= 4 {
+                        assert_eq!(seen.len(), takes.len(), "every capture is drawn");
+                    }
+                    checked += 1;
+                    with_captures += usize::from(!takes.is_empty());
+                    let mv = b.random_move(&mut rng);
+                    b.play(mv);
+                    game.played(mv);
+                }
+            }
+            assert!(
+                checked > 1000 && with_captures > 200,
+                "{checked} {with_captures}"
+            );
+        }
     }
 
     #[test]
