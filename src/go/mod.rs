@@ -175,7 +175,8 @@ fn parse_positive(text: &str) -> Result<f32, String> {
 impl PlayoutArgs {
     /// The scale of `--score-weight`'s margin on a board of `area` points.
     pub fn score_scale(&self, area: usize) -> f32 {
-        self.score_scale.unwrap_or((area as f32).sqrt())
+        self.score_scale
+            .unwrap_or_else(|| stonelab_go::mcts::default_score_scale(area))
     }
 }
 

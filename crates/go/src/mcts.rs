@@ -371,6 +371,13 @@ pub fn search(board: &Board, passes: u32, config: &SearchConfig) -> SearchResult
     search_reusing(board, passes, config, None).0
 }
 
+/// The default scale of [`SearchConfig::score_scale`] on a board of `area` points: its square
+/// root (9 points on 9x9, 19 on 19x19).
+#[must_use]
+pub fn default_score_scale(area: usize) -> f32 {
+    (area as f32).sqrt()
+}
+
 /// Black's playout result from its win (1), tie (0.5) or loss (0) and its area lead `score` (komi
 /// subtracted): `(1 - weight) win + weight (1 + tanh(score / scale)) / 2`
 /// ([`SearchConfig::score_weight`]). Always in 0..=1, above one half exactly when Black wins.

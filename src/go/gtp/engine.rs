@@ -401,7 +401,7 @@ impl Engine {
     fn score_scale(&self, board: &Board) -> f32 {
         self.limits
             .score_scale
-            .unwrap_or((board.geometry().area() as f32).sqrt())
+            .unwrap_or_else(|| mcts::default_score_scale(board.geometry().area()))
     }
 
     fn position_for(&self, color: Color) -> (Board, u32) {
