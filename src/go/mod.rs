@@ -147,9 +147,11 @@ pub struct PlayoutArgs {
     /// Share (0 to 1) of a playout's result that is its margin rather than its win: Black's
     /// result is (1 - W) win + W (1 + tanh(lead / S)) / 2, so that a search whose playouts
     /// nearly all win still prefers the move that keeps more of its lead (Fuego's score
-    /// modification, KataGo's score utility). 0: the win alone
-    #[arg(long = "score-weight", value_name = "W", default_value_t = 0.0, value_parser = parse_unit)]
-    pub score_weight: f32,
+    /// modification, KataGo's score utility). 0: the win alone [default: 0.1 in `go gtp`
+    /// (measured stronger against Pachi, BENCHMARKS.md sessions 65-66), 0 in `go playout-error`,
+    /// which compares win rates]
+    #[arg(long = "score-weight", value_name = "W", value_parser = parse_unit)]
+    pub score_weight: Option<f32>,
     /// The margin S of --score-weight in points [default: the square root of the board's
     /// points: 9 on 9x9]
     #[arg(long = "score-scale", value_name = "S", value_parser = parse_positive)]
@@ -173,6 +175,11 @@ fn parse_positive(text: &str) -> Result<f32, String> {
 }
 
 impl PlayoutArgs {
+    /// `--score-weight`, or `default` where it is not given.
+    pub fn score_weight(&self, default: f32) -> f32 {
+        self.score_weight.unwrap_or(default)
+    }
+
     /// The scale of `--score-weight`'s margin on a board of `area` points.
     pub fn score_scale(&self, area: usize) -> f32 {
         self.score_scale

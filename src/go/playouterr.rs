@@ -179,7 +179,7 @@ fn config(args: &Args, komi: f64, seed: u64, area: usize) -> SearchConfig {
         ko_fights: args.playout.ko_fights,
         local_rate: args.playout.local_rate,
         // The value a leaf starts from: with a margin share, no longer a pure win rate.
-        score_weight: args.playout.score_weight,
+        score_weight: args.playout.score_weight(0.0),
         global_capture: args.playout.global_capture,
         score_scale: args.playout.score_scale(area),
     }
@@ -289,6 +289,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn playouts_are_judged_by_the_win_alone_by_default() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        use clap::Parser;
+        let parse = |words: &[&str]| {
+            let line = ["playout-error", "set.judge.jsonl"]
+                .into_iter()
+                .chain(words.iter().copied());
+            Cli::try_parse_from(line).unwrap().args
+        };
+        assert_eq!(config(&parse(&[]), 7.0, 1, 81).score_weight, 0.0);
+        let given = parse(&["--score-weight", "0.1"]);
+        assert_eq!(config(&given, 7.0, 1, 81).score_weight, 0.1);
+    }
 
     #[test]
     fn figures_of_a_known_sample() {

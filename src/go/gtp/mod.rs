@@ -31,6 +31,11 @@ use stonelab_go::{Board, Color, Geometry, Move, Point, Rules};
 use command::{Command, Request, Status, COMMANDS};
 pub use engine::{Decision, Engine, SearchLimits};
 
+/// The engine's margin share (`--score-weight`) when none is given: 0.1 scored 149-5-46 against
+/// the win alone's 137-5-58 at fixed playouts against Pachi, and 21-2-27 at 2 s a move where the
+/// win alone scored 10-3-25 (BENCHMARKS.md, sessions 65-66).
+pub const GTP_SCORE_WEIGHT: f32 = 0.1;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Solved results database(s) from `stonelab go solve --out`; used on boards of their size
@@ -118,7 +123,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             anyhow::bail!("--playout-replies needs a model (--model none has none)");
         }
     }
-    let mut engine = Engine::new(SearchLimits {
+    let mut engine = Engine::new(limits(&args, model, tree_policy));
+    if args.ko == crate::go::solve::KoArg::PositionalSuperko
+        && args.cycles != crate::go::CyclesArg::Interval
+    {
+        anyhow::bail!("--ko positional-superko has no endless games: leave out --cycles");
+    }
+    engine.set_cycles(args.cycles.into());
+    engine.set_superko(args.ko == crate::go::solve::KoArg::PositionalSuperko);
+    for path in &args.db {
+        engine
+            .load_database(path)
+            .with_context(|| format!("cannot load database {}", path.display()))?;
+    }
+    Gtp::new(engine).serve(
+        std::io::BufReader::new(std::io::stdin()),
+        std::io::stdout().lock(),
+    )
+}
+
+/// The engine's search settings from the command line, its defaults filled in.
+fn limits(
+    args: &Args,
+    model: Option<std::sync::Arc<stonelab_go::movemodel::MoveModel>>,
+    tree_policy: mcts::TreePolicy,
+) -> SearchLimits {
+    SearchLimits {
         threads: args.threads,
         shared_tree: args.shared_tree,
         playouts: args.playouts,
@@ -137,26 +167,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ko_fights: args.playout.ko_fights,
         dynamic_komi: args.dynamic_komi,
         local_rate: args.playout.local_rate,
-        score_weight: args.playout.score_weight,
+        score_weight: args.playout.score_weight(GTP_SCORE_WEIGHT),
         global_capture: args.playout.global_capture,
         score_scale: args.playout.score_scale,
-    });
-    if args.ko == crate::go::solve::KoArg::PositionalSuperko
-        && args.cycles != crate::go::CyclesArg::Interval
-    {
-        anyhow::bail!("--ko positional-superko has no endless games: leave out --cycles");
     }
-    engine.set_cycles(args.cycles.into());
-    engine.set_superko(args.ko == crate::go::solve::KoArg::PositionalSuperko);
-    for path in &args.db {
-        engine
-            .load_database(path)
-            .with_context(|| format!("cannot load database {}", path.display()))?;
-    }
-    Gtp::new(engine).serve(
-        std::io::BufReader::new(std::io::stdin()),
-        std::io::stdout().lock(),
-    )
 }
 
 /// One answer, ready to write (empty line included).
@@ -782,6 +796,32 @@ mod tests {
         let text = String::from_utf8(output).unwrap();
         assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
         text.split_terminator("\n\n").map(str::to_string).collect()
+    }
+
+    /// `go gtp`'s arguments as the command line gives them.
+    fn parse(words: &[&str]) -> Result<Args, clap::Error> {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        use clap::Parser;
+        Cli::try_parse_from(std::iter::once("gtp").chain(words.iter().copied())).map(|c| c.args)
+    }
+
+    #[test]
+    fn the_engine_takes_a_margin_share_by_default() {
+        let policy = stonelab_go::mcts::TreePolicy::default();
+        let by_default = limits(&parse(&[]).unwrap(), None, policy);
+        assert_eq!(by_default.score_weight, GTP_SCORE_WEIGHT);
+        assert!(by_default.score_weight > 0.0);
+        let win_alone = limits(&parse(&["--score-weight", "0"]).unwrap(), None, policy);
+        assert_eq!(win_alone.score_weight, 0.0);
+        let given = limits(&parse(&["--score-weight", "0.25"]).unwrap(), None, policy);
+        assert_eq!(given.score_weight, 0.25);
+        for bad in ["1.5", "-0.1", "nan", "x"] {
+            assert!(parse(&["--score-weight", bad]).is_err(), "{bad}");
+        }
     }
 
     #[test]
