@@ -17,6 +17,19 @@ pub mod replay;
 pub mod selfplay;
 pub mod solve;
 
+/// A subcommand's arguments parsed from command-line words as `stonelab go NAME WORDS...` would
+/// parse them, for the tests that check a command's defaults and refusals.
+#[cfg(test)]
+pub(crate) fn parse_args<A: clap::Args>(name: &str, words: &[&str]) -> Result<A, clap::Error> {
+    use clap::Parser as _;
+    #[derive(clap::Parser)]
+    struct Cli<A: clap::Args> {
+        #[command(flatten)]
+        args: A,
+    }
+    Cli::<A>::try_parse_from(std::iter::once(name).chain(words.iter().copied())).map(|c| c.args)
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Count move sequences of a given length (no passes) from the empty board

@@ -292,17 +292,9 @@ mod tests {
 
     #[test]
     fn playouts_are_judged_by_the_win_alone_by_default() {
-        #[derive(clap::Parser)]
-        struct Cli {
-            #[command(flatten)]
-            args: Args,
-        }
-        use clap::Parser;
         let parse = |words: &[&str]| {
-            let line = ["playout-error", "set.judge.jsonl"]
-                .into_iter()
-                .chain(words.iter().copied());
-            Cli::try_parse_from(line).unwrap().args
+            let line = [&["set.judge.jsonl"], words].concat();
+            crate::go::parse_args::<Args>("playout-error", &line).unwrap()
         };
         assert_eq!(config(&parse(&[]), 7.0, 1, 81).score_weight, 0.0);
         let given = parse(&["--score-weight", "0.1"]);

@@ -800,13 +800,7 @@ mod tests {
 
     /// `go gtp`'s arguments as the command line gives them.
     fn parse(words: &[&str]) -> Result<Args, clap::Error> {
-        #[derive(clap::Parser)]
-        struct Cli {
-            #[command(flatten)]
-            args: Args,
-        }
-        use clap::Parser;
-        Cli::try_parse_from(std::iter::once("gtp").chain(words.iter().copied())).map(|c| c.args)
+        crate::go::parse_args("gtp", words)
     }
 
     #[test]
