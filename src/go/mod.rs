@@ -219,14 +219,6 @@ pub struct TreePolicyArgs {
     /// its AMAF statistics [default: 3 with silver, 0 with mogo]
     #[arg(long = "amaf-distance", value_name = "D")]
     pub amaf_distance: Option<u32>,
-    /// Criticality coefficient c (Coulom 2009, Pachi's crit_rave): a child whose point the
-    /// winner of the playouts through it owned more often than chance would give counts
-    /// c * criticality * its AMAF visits more AMAF wins; 0: off
-    #[arg(long, value_name = "C", default_value_t = 0.0)]
-    pub criticality: f64,
-    /// Playouts through a child before its criticality counts
-    #[arg(long = "criticality-min", value_name = "N", default_value_t = stonelab_go::mcts::CRITICALITY_MIN)]
-    pub criticality_min: u32,
 }
 
 /// `--rave`.
@@ -258,12 +250,6 @@ impl TreePolicyArgs {
         if amaf_distance > 100 {
             anyhow::bail!("--amaf-distance must be from 0 to 100 (got {amaf_distance})");
         }
-        if !(self.criticality.is_finite() && (0.0..=10.0).contains(&self.criticality)) {
-            anyhow::bail!(
-                "--criticality must be from 0 to 10 (got {})",
-                self.criticality
-            );
-        }
         Ok(TreePolicy {
             exploration,
             rave: match self.rave {
@@ -271,8 +257,6 @@ impl TreePolicyArgs {
                 RaveArg::Mogo => RaveSchedule::MoGo(k),
             },
             amaf_distance,
-            criticality: self.criticality,
-            criticality_min: self.criticality_min,
         })
     }
 }

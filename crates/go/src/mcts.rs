@@ -66,14 +66,6 @@ pub struct TreePolicy {
     pub exploration: f64,
     pub rave: RaveSchedule,
     pub amaf_distance: u32,
-    /// Criticality in the AMAF statistics (Coulom 2009; Pachi's `crit_rave`): a child with more
-    /// than [`TreePolicy::criticality_min`] playouts recorded counts `c * crit * r` more AMAF
-    /// playouts, all wins for its colour, `c` this coefficient, `r` its AMAF visits and `crit`
-    /// its point's criticality ([`criticality`]): how much more often the winner of the playouts
-    /// through it owned that point at the end than chance would give. 0: none.
-    pub criticality: f64,
-    /// The playouts through a child before its criticality counts.
-    pub criticality_min: u32,
 }
 
 impl TreePolicy {
@@ -83,8 +75,6 @@ impl TreePolicy {
         exploration: EXPLORATION,
         rave: RaveSchedule::MoGo(RAVE_EQUIVALENCE),
         amaf_distance: 0,
-        criticality: 0.0,
-        criticality_min: CRITICALITY_MIN,
     };
 
     /// The default since session 26 (Pachi's tree rule; BENCHMARKS.md): no exploration term,
@@ -94,8 +84,6 @@ impl TreePolicy {
         exploration: 0.0,
         rave: RaveSchedule::Silver(SILVER_EQUIVALENCE),
         amaf_distance: AMAF_DISTANCE,
-        criticality: 0.0,
-        criticality_min: CRITICALITY_MIN,
     };
 
     /// `β` of a child with `visits` visits and `amaf` AMAF visits.
@@ -145,37 +133,8 @@ impl std::fmt::Display for TreePolicy {
             f,
             "rave {name} {k} exploration {} amaf-distance {}",
             self.exploration, self.amaf_distance
-        )?;
-        // (Only when on, so that the records of searches without it keep their names.)
-        if self.criticality != 0.0 {
-            write!(
-                f,
-                " criticality {} criticality-min {}",
-                self.criticality, self.criticality_min
-            )?;
-        }
-        Ok(())
+        )
     }
-}
-
-/// [`TreePolicy::criticality_min`] by default (Pachi's `crit_min_playouts`).
-pub const CRITICALITY_MIN: u32 = 2000;
-
-/// The criticality of a point over `n` playouts (Coulom 2009): the share of them whose winner
-/// owned the point at the end, less the share that chance would give if the owner and the
-/// winner were independent, `P(black wins) P(black owns) + P(white wins) P(white owns)`.
-/// `black_wins` counts Black's wins, `black_owns2` and `winner_owns2` the owners in halves (a
-/// point nobody owns counts half to each side). From -1 to 1; 0 with no playouts.
-#[must_use]
-pub fn criticality(n: u32, black_wins: u32, black_owns2: u32, winner_owns2: u32) -> f64 {
-    if n == 0 {
-        return 0.0;
-    }
-    let n = f64::from(n);
-    let bw = f64::from(black_wins) / n;
-    let bo = f64::from(black_owns2) / (2.0 * n);
-    let wo = f64::from(winner_owns2) / (2.0 * n);
-    wo - (bw * bo + (1.0 - bw) * (1.0 - bo))
 }
 
 /// `K` of Silver's schedule in the default [`TreePolicy`] (Pachi's on boards up to 13x13).
@@ -188,7 +147,7 @@ pub const AMAF_DISTANCE: u32 = 3;
 pub const EXPLORATION: f64 = 0.25;
 /// Visits (prior ones not counted) before a node's children are added.
 pub const EXPAND_AFTER: u32 = 8;
-/// Most nodes one thread's tree may hold (48 bytes each, so at most 384 MiB a thread; a shared
+/// Most nodes one thread's tree may hold (32 bytes each, so at most 256 MiB a thread; a shared
 /// tree may hold this many for each thread that grows it); past that, leaves stop growing.
 pub const MAX_NODES: usize = 8_000_000;
 /// Prior knowledge a new child starts with, as virtual playouts (visits, wins) added to both its
@@ -362,13 +321,6 @@ struct Node {
     wins: f32,
     amaf_visits: u32,
     amaf_wins: f32,
-    /// Playouts through this node recorded for its point's criticality ([`criticality`]; only
-    /// with [`TreePolicy::criticality`] on), Black's wins among them, and how often Black and
-    /// the winner owned the point at the end, in halves.
-    owned: u32,
-    black_wins: u32,
-    black_owns2: u32,
-    winner_owns2: u32,
 }
 
 const PASS: u16 = u16::MAX;
@@ -755,22 +707,9 @@ fn select(nodes: &[Node], policy: TreePolicy, node: usize) -> usize {
         let value = if child.mv == PASS || child.amaf_visits == 0 {
             q
         } else {
-            let (mut amaf_visits, mut amaf_wins) =
-                (f64::from(child.amaf_visits), f64::from(child.amaf_wins));
-            if policy.criticality != 0.0 && child.owned > policy.criticality_min {
-                // As many wins as the criticality asks for (fewer playouts when it is negative).
-                let crit = criticality(
-                    child.owned,
-                    child.black_wins,
-                    child.black_owns2,
-                    child.winner_owns2,
-                );
-                let extra = (policy.criticality * crit).max(-0.5) * amaf_visits;
-                amaf_visits += extra;
-                amaf_wins += extra;
-            }
-            let beta = policy.beta(visits, amaf_visits);
-            (1.0 - beta) * q + beta * amaf_wins / amaf_visits
+            let q_amaf = f64::from(child.amaf_wins) / f64::from(child.amaf_visits);
+            let beta = policy.beta(visits, f64::from(child.amaf_visits));
+            (1.0 - beta) * q + beta * q_amaf
         } + if explore {
             policy.exploration * (log_n / (visits + 1.0)).sqrt()
         } else {
@@ -1075,7 +1014,7 @@ impl Tree {
         nodes[node].visits += 1;
         drop(nodes);
         let black = self.play_out(board, passes);
-        self.backup(&mut lock(arena), black, board);
+        self.backup(&mut lock(arena), black);
     }
 
     /// The playout settings of `config` (everything but the tree's).
@@ -1201,9 +1140,8 @@ impl Tree {
         self.children(board, &points, last, false)
     }
 
-    /// Updates the path's statistics and the AMAF statistics of the path nodes' children, from a
-    /// playout worth `black` to Black that ended at `end`.
-    fn backup(&mut self, nodes: &mut [Node], black: f32, end: &PlayoutBoard) {
+    /// Updates the path's statistics and the AMAF statistics of the path nodes' children.
+    fn backup(&mut self, nodes: &mut [Node], black: f32) {
         let policy = self.policy;
         let reward = |c: Color| {
             if c == Color::Black {
@@ -1216,29 +1154,6 @@ impl Tree {
         for &i in &self.path {
             let n = &mut nodes[i as usize];
             n.wins += reward(n.color);
-        }
-        // The owners of the path's points, for their criticality (a tie has no winner).
-        if policy.criticality != 0.0 && black != 0.5 {
-            let winner = if black > 0.5 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            for &i in &self.path[1..] {
-                let n = &mut nodes[i as usize];
-                let Some(p) = Point::from_index(usize::from(n.mv)) else {
-                    continue;
-                };
-                let owner = end.local_owner(p);
-                n.owned += 1;
-                n.black_wins += u32::from(winner == Color::Black);
-                let halves = |c: Color| match owner {
-                    Some(o) => 2 * u32::from(o == c),
-                    None => 1,
-                };
-                n.black_owns2 += halves(Color::Black);
-                n.winner_owns2 += halves(winner);
-            }
         }
         // Walk the moves backwards: after move `d` is recorded, `first` says who played each point
         // first from depth `d` on, which is what the children of path node `d` need.
@@ -1385,10 +1300,6 @@ impl Node {
             wins: 0.0,
             amaf_visits: 0,
             amaf_wins: 0.0,
-            owned: 0,
-            black_wins: 0,
-            black_owns2: 0,
-            winner_owns2: 0,
         }
     }
 }
@@ -1671,96 +1582,6 @@ mod tests {
             assert_eq!(r.best, Move::Play(Point::new(4, 4)), "{policy}: {r:?}");
             assert!(r.best_stats().win_rate() > 0.8, "{policy}");
         }
-    }
-
-    #[test]
-    fn criticality_of_known_samples() {
-        assert_eq!(criticality(0, 0, 0, 0), 0.0);
-        // Black wins half; it owns the point exactly when it wins: half above chance...
-        assert!((criticality(100, 50, 100, 200) - 0.5).abs() < 1e-12);
-        // ...exactly when it loses: half below...
-        assert!((criticality(100, 50, 100, 0) + 0.5).abs() < 1e-12);
-        // ...in half of its wins and half of its losses (the winner owns it half the time): 0.
-        assert!(criticality(100, 50, 100, 100).abs() < 1e-12);
-        // Black always wins and owns it 30 times: owning does not go with winning.
-        assert!(criticality(100, 100, 60, 60).abs() < 1e-12);
-        // Nobody ever owns it (half to each side): 0 whoever wins.
-        for wins in [0, 30, 100] {
-            assert!(criticality(100, wins, 100, 100).abs() < 1e-12);
-        }
-    }
-
-    #[test]
-    fn criticality_raises_a_critical_childs_value() {
-        // Two children alike but for their points' criticality: the critical one is chosen
-        // with criticality on, the first one without, and neither below the threshold.
-        let parent = Node {
-            expanded: true,
-            first_child: 1,
-            n_children: 2,
-            visits: 5000,
-            ..Node::new(PASS, Color::White)
-        };
-        let child = |winner_owns2| Node {
-            visits: 2500,
-            wins: 1250.0,
-            amaf_visits: 3000,
-            amaf_wins: 1500.0,
-            owned: 2500,
-            black_wins: 1250,
-            black_owns2: 2500,
-            winner_owns2,
-            ..Node::new(Point::new(2, 2).index() as u16, Color::Black)
-        };
-        let nodes = [parent, child(2500), child(5000)];
-        let on = TreePolicy {
-            criticality: 1.0,
-            criticality_min: 2000,
-            ..TreePolicy::SILVER
-        };
-        assert_eq!(select(&nodes, on, 0), 2);
-        assert_eq!(select(&nodes, TreePolicy::SILVER, 0), 1);
-        let below = TreePolicy {
-            criticality_min: 2500,
-            ..on
-        };
-        assert_eq!(select(&nodes, below, 0), 1);
-        // A point owned against the winner lowers the child: the other one is chosen.
-        let nodes = [parent, child(0), child(2500)];
-        assert_eq!(select(&nodes, on, 0), 2);
-    }
-
-    #[test]
-    fn criticality_counts_every_playout_through_a_move() {
-        // One thread, komi 0.5 (no ties): each root move's recorded playouts are its real
-        // visits, and Black's wins among them its wins (the score weight is 0).
-        let board = capture_position();
-        let mut c = config(3000, 1);
-        c.tree_policy.criticality = 1.1;
-        c.tree_policy.criticality_min = 200;
-        let (r, reuse) = search_reusing(&board, 0, &c, None);
-        let nodes = &reuse.trees[0];
-        let mut recorded = 0;
-        for n in &nodes[1..][..usize::from(nodes[0].n_children)] {
-            if n.mv == PASS {
-                assert_eq!(n.owned, 0);
-                continue;
-            }
-            assert_eq!(n.owned, n.visits - u32::from(n.prior_visits), "{n:?}");
-            assert_eq!(
-                n.black_wins as f32,
-                n.wins - f32::from(n.prior_wins),
-                "{n:?}"
-            );
-            assert!(n.black_owns2 <= 2 * n.owned && n.winner_owns2 <= 2 * n.owned);
-            recorded += n.owned;
-        }
-        assert!(recorded > 2900, "{recorded}");
-        // The search with it still takes the chain in atari.
-        assert_eq!(r.best, Move::Play(Point::new(4, 4)), "{r:?}");
-        // Off, nothing is recorded.
-        let (_, reuse) = search_reusing(&board, 0, &config(500, 1), None);
-        assert!(reuse.trees[0].iter().all(|n| n.owned == 0));
     }
 
     #[test]

@@ -819,23 +819,6 @@ mod tests {
     }
 
     #[test]
-    fn criticality_is_off_by_default_and_refused_out_of_range() {
-        // (A value clap takes for a flag is refused as well as one the policy refuses.)
-        let policy = |words: &[&str]| -> Result<_, String> {
-            let args = parse(words).map_err(|e| e.to_string())?;
-            args.tree.policy().map_err(|e| e.to_string())
-        };
-        let by_default = policy(&[]).unwrap();
-        assert_eq!(by_default, stonelab_go::mcts::TreePolicy::default());
-        assert_eq!(by_default.criticality, 0.0);
-        let on = policy(&["--criticality", "1.1", "--criticality-min", "500"]).unwrap();
-        assert_eq!((on.criticality, on.criticality_min), (1.1, 500));
-        for bad in ["-0.5", "11", "nan", "inf"] {
-            assert!(policy(&["--criticality", bad]).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
     fn the_loop_answers_until_quit() {
         let answers = session(
             "1 name\n\n# a comment\n2 boardsize 5\n3 play b c3\nplay w c3\n4 frobnicate\n\
