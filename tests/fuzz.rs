@@ -503,6 +503,7 @@ fn fuzz_gtp_sessions() {
             score_weight: 0.2,
             score_scale: None,
             global_capture: 50,
+            sacrifices: true,
             dynamic_komi: true,
         }));
         let mut out = Vec::new();

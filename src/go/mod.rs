@@ -157,6 +157,13 @@ pub struct PlayoutArgs {
     /// replies to the last stone see only the chains next to it)
     #[arg(long = "global-capture", value_name = "P", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub global_capture: u32,
+    /// Playouts may play a big self-atari that kills from inside: a chain of two to six stones
+    /// whose capture leaves the capturing chain no space but a dead shape (up to three points,
+    /// the square and T-shaped fours, the bulky and cross fives, the rabbity six), which they
+    /// otherwise never play (so an opponent group with such stones inside and only shared
+    /// liberties looks alive to them)
+    #[arg(long = "sacrifices", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
+    pub sacrifices: bool,
     /// Share (0 to 1) of a playout's result that is its margin rather than its win: Black's
     /// result is (1 - W) win + W (1 + tanh(lead / S)) / 2, so that a search whose playouts
     /// nearly all win still prefers the move that keeps more of its lead (Fuego's score

@@ -181,6 +181,7 @@ fn config(args: &Args, komi: f64, seed: u64, area: usize) -> SearchConfig {
         // The value a leaf starts from: with a margin share, no longer a pure win rate.
         score_weight: args.playout.score_weight(0.0),
         global_capture: args.playout.global_capture,
+        sacrifices: args.playout.sacrifices,
         score_scale: args.playout.score_scale(area),
     }
 }

@@ -250,6 +250,7 @@ fn play_game(
             score_weight: 0.0,
             score_scale: 1.0,
             global_capture: 0,
+            sacrifices: false,
         };
         let searched = mcts::search(&board, passes, &config);
         let to_move = board.to_move();

@@ -245,6 +245,9 @@ pub struct SearchConfig {
     /// capture an opponent chain in atari anywhere on the board
     /// ([`PolicyOptions::global_capture`]). 0: none.
     pub global_capture: u32,
+    /// The playouts' random choice may play a big self-atari that kills from inside (a nakade
+    /// with stones: [`PolicyOptions::sacrifices`]), which it otherwise never plays.
+    pub sacrifices: bool,
     /// The margin in points at which [`SearchConfig::score_weight`]'s term is three quarters
     /// of the way from even to its bound (tanh(1) = 0.76).
     pub score_scale: f32,
@@ -765,6 +768,8 @@ struct Tree {
     skip_local: u32,
     /// [`SearchConfig::global_capture`].
     global_capture: u32,
+    /// [`SearchConfig::sacrifices`].
+    sacrifices: bool,
     /// [`SearchConfig::score_weight`] and [`SearchConfig::score_scale`].
     score_weight: f32,
     score_scale: f32,
@@ -820,6 +825,7 @@ impl Tree {
             ko_fights: false,
             skip_local: 0,
             global_capture: 0,
+            sacrifices: false,
             score_weight: 0.0,
             score_scale: 1.0,
             max_nodes: MAX_NODES,
@@ -1031,6 +1037,7 @@ impl Tree {
         self.ko_fights = config.ko_fights;
         self.skip_local = 100 - config.local_rate.min(100);
         self.global_capture = config.global_capture.min(100);
+        self.sacrifices = config.sacrifices;
         self.score_weight = config.score_weight.clamp(0.0, 1.0);
         self.score_scale = config.score_scale.max(f32::MIN_POSITIVE);
     }
@@ -1078,6 +1085,7 @@ impl Tree {
                 },
                 skip_local: self.skip_local,
                 global_capture: self.global_capture,
+                sacrifices: self.sacrifices,
             };
             let mv = board.policy_move_with(&mut self.rng, last, &options);
             board.play(mv);
@@ -1332,6 +1340,7 @@ mod tests {
             score_weight: 0.0,
             score_scale: 10.0,
             global_capture: 0,
+            sacrifices: false,
         }
     }
 

@@ -101,6 +101,8 @@ pub struct SearchLimits {
     pub score_weight: f32,
     /// Global captures in the playouts ([`mcts::SearchConfig::global_capture`]).
     pub global_capture: u32,
+    /// Killing sacrifices in the playouts ([`mcts::SearchConfig::sacrifices`]).
+    pub sacrifices: bool,
     /// Its scale in points ([`mcts::SearchConfig::score_scale`]); `None`: the square root of the
     /// board's points.
     pub score_scale: Option<f32>,
@@ -446,6 +448,7 @@ impl Engine {
             local_rate: self.limits.local_rate,
             score_weight: self.limits.score_weight,
             global_capture: self.limits.global_capture,
+            sacrifices: self.limits.sacrifices,
             score_scale: self.score_scale(&board),
             hand_priors: self.limits.hand_priors,
         };
@@ -611,6 +614,7 @@ impl Engine {
             local_rate: self.limits.local_rate,
             score_weight: self.limits.score_weight,
             global_capture: self.limits.global_capture,
+            sacrifices: self.limits.sacrifices,
             score_scale: self.score_scale(board),
             hand_priors: self.limits.hand_priors,
         };

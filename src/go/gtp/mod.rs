@@ -169,6 +169,7 @@ fn limits(
         local_rate: args.playout.local_rate,
         score_weight: args.playout.score_weight(GTP_SCORE_WEIGHT),
         global_capture: args.playout.global_capture,
+        sacrifices: args.playout.sacrifices,
         score_scale: args.playout.score_scale,
     }
 }
@@ -788,6 +789,7 @@ mod tests {
             score_weight: 0.0,
             score_scale: None,
             global_capture: 0,
+            sacrifices: false,
             dynamic_komi: false,
         }));
         let mut output = Vec::new();

@@ -93,6 +93,9 @@ pub struct PolicyOptions<'a> {
     /// may take (not at the ko): [`PlayoutBoard::global_capture`], Fuego's and Pachi's capture
     /// rule. The replies above only see chains next to the last stone.
     pub global_capture: u32,
+    /// The random choice may play a big self-atari that kills from inside
+    /// ([`PlayoutBoard::killing_sacrifice`]), which it otherwise never plays.
+    pub sacrifices: bool,
 }
 
 impl PlayoutBoard {
@@ -109,12 +112,25 @@ impl PlayoutBoard {
     /// ones leave to chance: they judge life and death at the end of a game better (see
     /// [`crate::ownership`]).
     pub fn tactical_move(&mut self, rng: &mut Rng, last: Option<Point>) -> Move {
+        self.tactical_choice(rng, last, false)
+    }
+
+    /// [`PlayoutBoard::tactical_move`], whose random choice may also play a killing sacrifice
+    /// when `sacrifices` ([`PolicyOptions::sacrifices`]).
+    fn tactical_choice(&mut self, rng: &mut Rng, last: Option<Point>, sacrifices: bool) -> Move {
         if let Some(p) = last.filter(|&p| self.geometry.mask().contains(p)) {
             if let Some(s) = self.reply(self.slot(p)) {
                 return Move::Play(self.point(s));
             }
         }
-        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
+        self.random_choice(rng, sacrifices)
+    }
+
+    /// The random choice of the policies: an acceptable point drawn uniformly among those that
+    /// are no big self-atari (but a killing sacrifice, with `sacrifices`), or a pass.
+    #[inline]
+    fn random_choice(&mut self, rng: &mut Rng, sacrifices: bool) -> Move {
+        match self.pick_where(rng, |b, s, c| !b.avoided_self_atari(s, c, sacrifices)) {
             0 => Move::Pass,
             s => Move::Play(self.point(s)),
         }
@@ -179,7 +195,7 @@ impl PlayoutBoard {
         options: &PolicyOptions<'_>,
     ) -> Move {
         if options.skip_local > 0 && rng.below(100) < options.skip_local {
-            return self.tactical_move(rng, last);
+            return self.tactical_choice(rng, last, options.sacrifices);
         }
         if let Some(mv) = self.playable_point(options.ko_retake) {
             return mv;
@@ -236,10 +252,7 @@ impl PlayoutBoard {
                 return Move::Play(self.point(s));
             }
         }
-        match self.pick_where(rng, |b, s, c| !b.self_atari(s, c)) {
-            0 => Move::Pass,
-            s => Move::Play(self.point(s)),
-        }
+        self.random_choice(rng, options.sacrifices)
     }
 
     /// A capture anywhere on the board: the liberty of an opponent chain in atari, drawn
@@ -553,7 +566,16 @@ impl PlayoutBoard {
             }
             i += 1;
         }
-        let area = &area[..n];
+        self.vital_point(&area[..n])
+    }
+
+    /// The shape of an area of up to six points, by the number of area neighbours of each point
+    /// (`area` must be connected): `Some(Some(vital))` for a shape that two eyes cannot be made
+    /// of once the vital point is taken (three points, the T-shaped four, the bulky and cross
+    /// fives, the rabbity six), `Some(None)` for one with no vital point that is dead anyway (one
+    /// or two points, the square four), `None` for a shape that can live (a line or an L of
+    /// four, the rectangular six, ...).
+    fn eye_shape(&self, area: &[usize]) -> Option<Option<usize>> {
         // Each point's neighbours in the area, and how many points have each count.
         let mut degree = [0usize; 6];
         let mut with = [0usize; 5];
@@ -571,14 +593,21 @@ impl PlayoutBoard {
                 .find(|&(_, k)| k == d)
                 .map(|(&a, _)| a)
         };
-        match n {
-            3 => having(2),
-            4 if with[3] == 1 => having(3),
-            5 if with[3] == 1 && with[1] == 1 => having(3),
-            5 if with[4] == 1 => having(4),
-            6 if with[4] == 1 && with[2] == 3 => having(4),
+        match area.len() {
+            1 | 2 => Some(None),
+            3 => Some(having(2)),
+            4 if with[2] == 4 => Some(None),
+            4 if with[3] == 1 => Some(having(3)),
+            5 if with[3] == 1 && with[1] == 1 => Some(having(3)),
+            5 if with[4] == 1 => Some(having(4)),
+            6 if with[4] == 1 && with[2] == 3 => Some(having(4)),
             _ => None,
         }
+    }
+
+    /// The vital point of `area` ([`PlayoutBoard::eye_shape`]), if it has one.
+    fn vital_point(&self, area: &[usize]) -> Option<usize> {
+        self.eye_shape(area).flatten()
     }
 
     /// The eight slots around `s`, in [`crate::pattern3::NEIGHBOUR_ORDER`].
@@ -816,6 +845,95 @@ impl PlayoutBoard {
             }
         }
         size >= 2
+    }
+
+    /// Whether the playouts keep `c` from playing the empty slot `s` as a big self-atari
+    /// ([`PlayoutBoard::self_atari`]): always, or with `sacrifices` unless the self-atari kills
+    /// from inside ([`PlayoutBoard::killing_sacrifice`]).
+    #[inline]
+    pub(super) fn avoided_self_atari(&self, s: usize, c: u8, sacrifices: bool) -> bool {
+        self.self_atari(s, c) && !(sacrifices && self.killing_sacrifice(s, c))
+    }
+
+    /// Whether `c` playing the empty slot `s`, a big self-atari, is a sacrifice that kills from
+    /// inside (a nakade): the chain it makes has at most six stones and one liberty `L`; `L`
+    /// has no other empty neighbour nor an own chain in atari next to it, and every opponent
+    /// chain next to the chain or to `L` is left with `L` as its only liberty (so the opponent
+    /// must take the stones at `L`, and its chain's only space is then theirs); and the stones'
+    /// shape is
+    /// one that cannot make two eyes ([`PlayoutBoard::eye_shape`]: up to three points, the square
+    /// and T-shaped fours, the bulky and cross fives, the rabbity six). Without it the playouts
+    /// never play such a move, and an opponent group with the sacrifice's stones inside and
+    /// only shared liberties looks alive to them (a seki) where it is dead.
+    pub(super) fn killing_sacrifice(&self, s: usize, c: u8) -> bool {
+        let opp = 3 - c;
+        // The chain's stones, the move's first.
+        let mut area = [s; 6];
+        let mut n = 1;
+        for q in self.neighbours(s) {
+            if self.colour[q] != c || area[..n].contains(&q) {
+                continue;
+            }
+            let r = self.root(q);
+            let mut t = r;
+            loop {
+                if n == area.len() {
+                    return false;
+                }
+                area[n] = t;
+                n += 1;
+                t = self.next[t] as usize & SLOT_MASK;
+                if t == r {
+                    break;
+                }
+            }
+        }
+        let area = &area[..n];
+        // Its one liberty.
+        let mut lib = None;
+        for &a in area {
+            for x in self.neighbours(a) {
+                if self.colour[x] == EMPTY && x != s {
+                    match lib {
+                        None => lib = Some(x),
+                        Some(l) if l != x => return false,
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        let Some(lib) = lib else {
+            return false;
+        };
+        // No other empty point next to `lib`, and no own chain there that its capture takes too.
+        if self.neighbours(lib).into_iter().any(|x| {
+            !area.contains(&x)
+                && (self.colour[x] == EMPTY || self.colour[x] == c && self.in_atari(self.root(x)))
+        }) {
+            return false;
+        }
+        // Every opponent chain around it or around `lib`: no liberty but `s` and `lib`.
+        for &a in area.iter().chain(std::iter::once(&lib)) {
+            for q in self.neighbours(a) {
+                if self.colour[q] != opp {
+                    continue;
+                }
+                let r = self.root(q);
+                let mut t = r;
+                loop {
+                    for x in self.neighbours(t) {
+                        if self.colour[x] == EMPTY && x != s && x != lib {
+                            return false;
+                        }
+                    }
+                    t = self.next[t] as usize & SLOT_MASK;
+                    if t == r {
+                        break;
+                    }
+                }
+            }
+        }
+        self.eye_shape(area).is_some()
     }
 
     /// The tactical reply of [`PlayoutBoard::tactical_move`] to the stone on slot `l`, if any.
@@ -1253,6 +1371,183 @@ mod tests {
                 "{checked} {with_captures}"
             );
         }
+    }
+
+    /// The board as rows of `X`, `O` and `.`, the top row first.
+    fn diagram_of(b: &PlayoutBoard) -> String {
+        let g = b.geometry;
+        let mut d = String::new();
+        for r in 0..g.rows() {
+            for c in 0..g.cols() {
+                d.push(match b.colour[b.slot(Point::new(r, c))] {
+                    1 => 'X',
+                    2 => 'O',
+                    _ => '.',
+                });
+            }
+            d.push('\n');
+        }
+        d
+    }
+
+    /// The stones of the chain on slot `q` and the chain's liberties, by walking it.
+    fn chain_and_liberties(b: &PlayoutBoard, q: usize) -> (Vec<usize>, Vec<usize>) {
+        let (mut stones, mut libs) = (vec![q], Vec::new());
+        let mut i = 0;
+        while i < stones.len() {
+            for x in b.neighbours(stones[i]) {
+                if b.colour[x] == b.colour[q] && !stones.contains(&x) {
+                    stones.push(x);
+                } else if b.colour[x] == EMPTY && !libs.contains(&x) {
+                    libs.push(x);
+                }
+            }
+            i += 1;
+        }
+        (stones, libs)
+    }
+
+    /// Whether the points `area` (slots) form one of the shapes that cannot make two eyes, by
+    /// their cells up to the eight symmetries, against the list of the shapes themselves.
+    fn dead_shape_by_list(b: &PlayoutBoard, area: &[usize]) -> bool {
+        const DEAD: [&[(i32, i32)]; 5] = [
+            &[(0, 0), (0, 1), (1, 0), (1, 1)],                 // square four
+            &[(0, 0), (0, 1), (0, 2), (1, 1)],                 // T four
+            &[(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)],         // bulky five
+            &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)],         // cross five
+            &[(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (2, 1)], // rabbity six
+        ];
+        if area.len() <= 3 {
+            return true;
+        }
+        let cells: Vec<(i32, i32)> = area
+            .iter()
+            .map(|&s| {
+                let p = b.point(s);
+                (p.row() as i32, p.col() as i32)
+            })
+            .collect();
+        let normal = |cells: Vec<(i32, i32)>| {
+            let r0 = cells.iter().map(|c| c.0).min().unwrap();
+            let c0 = cells.iter().map(|c| c.1).min().unwrap();
+            let mut v: Vec<(i32, i32)> = cells.iter().map(|&(r, c)| (r - r0, c - c0)).collect();
+            v.sort_unstable();
+            v
+        };
+        let images: Vec<Vec<(i32, i32)>> = (0..8)
+            .map(|k| {
+                normal(
+                    cells
+                        .iter()
+                        .map(|&(r, c)| {
+                            let (r, c) = if k & 4 != 0 { (c, r) } else { (r, c) };
+                            (
+                                if k & 1 != 0 { -r } else { r },
+                                if k & 2 != 0 { -c } else { c },
+                            )
+                        })
+                        .collect(),
+                )
+            })
+            .collect();
+        DEAD.iter()
+            .any(|shape| images.contains(&normal(shape.to_vec())))
+    }
+
+    #[test]
+    fn killing_sacrifices_match_playing_them_out() {
+        // Along random games on 9x9 and 7x5: every big self-atari is a killing sacrifice exactly
+        // when, played on a copy, its chain has at most six stones and one liberty L, every
+        // opponent chain next to it has L alone, the opponent's stone at L takes the chain and
+        // is left with liberties inside the taken points only, and those points make a shape
+        // from the list of dead ones.
+        let mut found = [0usize; 2];
+        for (rows, cols) in [(9, 9), (7, 5)] {
+            let g = Geometry::new(rows, cols).unwrap();
+            let mut rng = Rng::new(31);
+            for _ in 0..1000 {
+                let mut b = PlayoutBoard::new(g);
+                let mut game = Progress::default();
+                while game.going(3 * g.area()) {
+                    let c = code(b.to_move);
+                    for p in g.points() {
+                        let s = b.slot(p);
+                        if b.colour[s] != EMPTY || !b.is_legal(p) || !b.self_atari(s, c) {
+                            continue;
+                        }
+                        let mut after = b.clone();
+                        after.play(Move::Play(p));
+                        let (stones, libs) = chain_and_liberties(&after, s);
+                        let slow = stones.len() <= 6
+                            && libs.len() == 1
+                            && stones.iter().all(|&t| {
+                                after.neighbours(t).into_iter().all(|q| {
+                                    after.colour[q] != 3 - c
+                                        || chain_and_liberties(&after, q).1 == libs
+                                })
+                            })
+                            && {
+                                let mut taken = after.clone();
+                                taken.play(Move::Play(after.point(libs[0])));
+                                stones.iter().all(|&t| taken.colour[t] == EMPTY)
+                                    && chain_and_liberties(&taken, libs[0])
+                                        .1
+                                        .iter()
+                                        .all(|x| stones.contains(x))
+                            }
+                            && dead_shape_by_list(&b, &stones);
+                        assert_eq!(
+                            b.killing_sacrifice(s, c),
+                            slow,
+                            "{p} for {} on\n{}",
+                            c,
+                            diagram_of(&b)
+                        );
+                        found[usize::from(slow)] += 1;
+                    }
+                    let mv = b.random_move(&mut rng);
+                    b.play(mv);
+                    game.played(mv);
+                }
+            }
+        }
+        assert!(found[0] > 10_000 && found[1] > 100, "{found:?}");
+    }
+
+    #[test]
+    fn the_random_choice_sacrifices_only_when_asked() {
+        // White's ten stones in the corner share A1 and C1 with Black's B1-B2 (session 67's
+        // game 32 of the two-thread screen): Black's A1 or C1 is a self-atari of three stones
+        // that leaves White in atari and, taken, a bent three; White has no other space.
+        let b = from_diagram(
+            "XXO......\n.XOO.OOOO\nXXXXOXXXX\n.XOOOXOXX\nXXO.OOOOX\nOXXOOXOXX\n\
+             OOOXXXX.X\nOXOOX.XX.\n.X.OOX.XO\n",
+            Color::Black,
+        );
+        let (a1, c1) = (b.slot(Point::new(8, 0)), b.slot(Point::new(8, 2)));
+        let black = code(Color::Black);
+        for s in [a1, c1] {
+            assert!(b.self_atari(s, black) && b.killing_sacrifice(s, black));
+        }
+        let counts = |sacrifices: bool| {
+            let mut n = 0;
+            for k in 0..4000 {
+                let mut c = b.clone();
+                if let Move::Play(p) = c.random_choice(&mut Rng::new(k), sacrifices) {
+                    n += usize::from(p == Point::new(8, 0) || p == Point::new(8, 2));
+                }
+            }
+            n
+        };
+        assert_eq!(counts(false), 0);
+        assert!(counts(true) > 100);
+        // With another liberty for White's group (D4 empty instead of White), no kill.
+        let open = from_diagram(
+            "XXO......\n.XOO.OOOO\nXXXXOXXXX\n.XOOOXOXX\nXXO.OOOOX\n.XX.OXOXX\n\
+             OOOXXXX.X\nOXOOX.XX.\n.X.OOX.XO\n",
+            Color::Black,
+        );
+        assert!(!open.killing_sacrifice(a1, black));
     }
 
     #[test]
