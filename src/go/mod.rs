@@ -226,6 +226,10 @@ pub struct TreePolicyArgs {
     /// its AMAF statistics [default: 3 with silver, 0 with mogo]
     #[arg(long = "amaf-distance", value_name = "D")]
     pub amaf_distance: Option<u32>,
+    /// A new child's prior virtual playouts count in its AMAF statistics too, not only in its
+    /// own (false: Pachi's way, the prior in the child's own statistics alone)
+    #[arg(long = "amaf-prior", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub amaf_prior: bool,
 }
 
 /// `--rave`.
@@ -264,6 +268,7 @@ impl TreePolicyArgs {
                 RaveArg::Mogo => RaveSchedule::MoGo(k),
             },
             amaf_distance,
+            amaf_prior: self.amaf_prior,
         })
     }
 }

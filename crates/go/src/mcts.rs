@@ -66,6 +66,9 @@ pub struct TreePolicy {
     pub exploration: f64,
     pub rave: RaveSchedule,
     pub amaf_distance: u32,
+    /// A new child's prior virtual playouts go into its AMAF statistics too (Gelly and Silver),
+    /// not only into its own (Pachi's `amaf_prior`, off there by default).
+    pub amaf_prior: bool,
 }
 
 impl TreePolicy {
@@ -75,6 +78,7 @@ impl TreePolicy {
         exploration: EXPLORATION,
         rave: RaveSchedule::MoGo(RAVE_EQUIVALENCE),
         amaf_distance: 0,
+        amaf_prior: true,
     };
 
     /// The default since session 26 (Pachi's tree rule; BENCHMARKS.md): no exploration term,
@@ -84,6 +88,7 @@ impl TreePolicy {
         exploration: 0.0,
         rave: RaveSchedule::Silver(SILVER_EQUIVALENCE),
         amaf_distance: AMAF_DISTANCE,
+        amaf_prior: true,
     };
 
     /// `β` of a child with `visits` visits and `amaf` AMAF visits.
@@ -131,8 +136,16 @@ impl std::fmt::Display for TreePolicy {
         };
         write!(
             f,
-            "rave {name} {k} exploration {} amaf-distance {}",
-            self.exploration, self.amaf_distance
+            "rave {name} {k} exploration {} amaf-distance {}{}",
+            self.exploration,
+            self.amaf_distance,
+            // (Only when not the default, so that records written before it was an option
+            // still name the same rule.)
+            if self.amaf_prior {
+                ""
+            } else {
+                " amaf-prior false"
+            }
         )
     }
 }
@@ -905,6 +918,12 @@ impl Tree {
                 }
             }
         }
+        if !self.policy.amaf_prior {
+            for node in &mut nodes {
+                node.amaf_visits = 0;
+                node.amaf_wins = 0.0;
+            }
+        }
         nodes.push(Node::pass(to_move));
         nodes
     }
@@ -1566,6 +1585,44 @@ mod tests {
             let children = tree.children(&root, &points, (None, None), false);
             assert_eq!(children[..81].iter().all(bare_prior), !hand_priors);
         }
+    }
+
+    #[test]
+    fn without_the_amaf_prior_the_prior_is_in_the_own_statistics_only() {
+        // The same children with the prior in both statistics and in the own ones alone: the
+        // own statistics equal, the AMAF ones empty, and the selection then reads the own.
+        let board = Board::new(Geometry::new(9, 9).unwrap(), Rules::STANDARD);
+        let root = playout_board(&board);
+        let points: Vec<Point> = board.legal_moves().iter().collect();
+        let model = || {
+            Some(TreeModel {
+                model: Arc::new(MoveModel::builtin()),
+                weight: 100.0,
+                owner: None,
+                hand_priors: true,
+            })
+        };
+        let both = Tree::new(root.clone(), 0, (None, None), 7.0, 1, model());
+        let mut own = Tree::new(root.clone(), 0, (None, None), 7.0, 1, model());
+        own.policy.amaf_prior = false;
+        let a = both.children(&root, &points, (None, None), false);
+        let b = own.children(&root, &points, (None, None), false);
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!((x.visits, x.wins), (y.visits, y.wins));
+            assert_eq!((y.amaf_visits, y.amaf_wins), (0, 0.0));
+            if x.mv != PASS {
+                assert_eq!((x.amaf_visits, x.amaf_wins), (x.visits, x.wins));
+            }
+        }
+        assert_eq!(
+            TreePolicy {
+                amaf_prior: false,
+                ..TreePolicy::SILVER
+            }
+            .to_string(),
+            format!("{} amaf-prior false", TreePolicy::SILVER)
+        );
     }
 
     /// White's five stones on the fourth row of a 7x7 board have one liberty, E3; Black to move.
