@@ -847,6 +847,17 @@ impl PlayoutBoard {
         size >= 2
     }
 
+    /// The stones of the chain with root `r`, along its circular list.
+    fn chain_stones(&self, r: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut at = Some(r);
+        std::iter::from_fn(move || {
+            let t = at?;
+            let next = self.next[t] as usize & SLOT_MASK;
+            at = (next != r).then_some(next);
+            Some(t)
+        })
+    }
+
     /// Whether the playouts keep `c` from playing the empty slot `s` as a big self-atari
     /// ([`PlayoutBoard::self_atari`]): always, or with `sacrifices` unless the self-atari kills
     /// from inside ([`PlayoutBoard::killing_sacrifice`]).
@@ -874,18 +885,12 @@ impl PlayoutBoard {
             if self.colour[q] != c || area[..n].contains(&q) {
                 continue;
             }
-            let r = self.root(q);
-            let mut t = r;
-            loop {
+            for t in self.chain_stones(self.root(q)) {
                 if n == area.len() {
                     return false;
                 }
                 area[n] = t;
                 n += 1;
-                t = self.next[t] as usize & SLOT_MASK;
-                if t == r {
-                    break;
-                }
             }
         }
         let area = &area[..n];
@@ -918,18 +923,13 @@ impl PlayoutBoard {
                 if self.colour[q] != opp {
                     continue;
                 }
-                let r = self.root(q);
-                let mut t = r;
-                loop {
-                    for x in self.neighbours(t) {
-                        if self.colour[x] == EMPTY && x != s && x != lib {
-                            return false;
-                        }
-                    }
-                    t = self.next[t] as usize & SLOT_MASK;
-                    if t == r {
-                        break;
-                    }
+                let outside = |t: usize| {
+                    self.neighbours(t)
+                        .into_iter()
+                        .any(|x| self.colour[x] == EMPTY && x != s && x != lib)
+                };
+                if self.chain_stones(self.root(q)).any(outside) {
+                    return false;
                 }
             }
         }
