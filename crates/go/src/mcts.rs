@@ -1590,7 +1590,7 @@ mod tests {
     #[test]
     fn without_the_amaf_prior_the_prior_is_in_the_own_statistics_only() {
         // The same children with the prior in both statistics and in the own ones alone: the
-        // own statistics equal, the AMAF ones empty, and the selection then reads the own.
+        // own statistics equal, the AMAF ones empty.
         let board = Board::new(Geometry::new(9, 9).unwrap(), Rules::STANDARD);
         let root = playout_board(&board);
         let points: Vec<Point> = board.legal_moves().iter().collect();

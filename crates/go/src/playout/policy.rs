@@ -1373,21 +1373,17 @@ mod tests {
         }
     }
 
-    /// The board as rows of `X`, `O` and `.`, the top row first.
+    /// The board as a diagram (the [`crate::Setup`] of its stones).
     fn diagram_of(b: &PlayoutBoard) -> String {
-        let g = b.geometry;
-        let mut d = String::new();
-        for r in 0..g.rows() {
-            for c in 0..g.cols() {
-                d.push(match b.colour[b.slot(Point::new(r, c))] {
-                    1 => 'X',
-                    2 => 'O',
-                    _ => '.',
-                });
-            }
-            d.push('\n');
+        crate::Setup {
+            geometry: b.geometry,
+            black: b.stones(Color::Black),
+            white: b.stones(Color::White),
+            to_move: b.to_move,
+            ko: None,
+            captures: [0, 0],
         }
-        d
+        .to_string()
     }
 
     /// The stones of the chain on slot `q` and the chain's liberties, by walking it.
