@@ -523,7 +523,8 @@ for s in ["+M7", "-M7", "999990", "-999993", "100", "-100", "0", "5000", "-5000"
 }
 
 /// `scripts/gomoku-label` draws a position once: two records of the same game, and a third game
-/// reaching the same stones in another order, give the positions of one game and no more.
+/// reaching the same stones in another order, give the positions of one game and no more; and
+/// with `--exclude`, none that a label file holds (in any order of its moves).
 #[test]
 fn labeller_draws_each_position_once() {
     let dir = temp("label-draw");
@@ -535,15 +536,33 @@ fn labeller_draws_each_position_once() {
     let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
     std::fs::write(&a, format!("{head}\n{game}\n")).unwrap();
     std::fs::write(&b, format!("{head}\n{game}\n{swapped}\n")).unwrap();
+    // A label file holding `game`'s 2-stone position and its 5-stone one with Black's moves
+    // in another order.
+    let labels = dir.join("labels.jsonl");
+    std::fs::write(
+        &labels,
+        concat!(
+            r#"{"record":"stonelab gomoku labels","version":1}"#,
+            "\n",
+            r#"{"moves":[[7,7],[8,8]],"score":"0","value":0.5}"#,
+            "\n",
+            r#"{"moves":[[5,5],[8,8],[6,6],[9,9],[7,7]],"score":"0","value":0.5}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
     let code = format!(
         r#"
 import importlib.machinery
 m = importlib.machinery.SourceFileLoader("label", "scripts/gomoku-label").load_module()
-board, out = m.read_positions(["{}", "{}"], 100, 0, 1)
+board, out = m.read_positions(["{a}", "{b}"], 100, 0, 1, set())
+print(len(out), sorted(len(p) for p in out))
+board, out = m.read_positions(["{a}", "{b}"], 100, 0, 1, m.labelled_keys(["{labels}"]))
 print(len(out), sorted(len(p) for p in out))
 "#,
-        a.display(),
-        b.display()
+        a = a.display(),
+        b = b.display(),
+        labels = labels.display()
     );
     let o = std::process::Command::new("python3")
         .args(["-c", &code])
@@ -552,8 +571,14 @@ print(len(out), sorted(len(p) for p in out))
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // `game` gives its positions of 1..=7 stones (never the last), once for both files;
     // `swapped` adds its 1-, 2- and 6-stone ones: at 3, 4 and 5 stones it has the game's stones.
+    // With the label file, `game`'s 2- and 5-stone positions are left out (`swapped`'s 2-stone
+    // one has other stones).
     let text = String::from_utf8(o.stdout).unwrap();
-    assert_eq!(text.trim(), "10 [1, 1, 2, 2, 3, 4, 5, 6, 6, 7]", "{text}");
+    assert_eq!(
+        text.trim(),
+        "10 [1, 1, 2, 2, 3, 4, 5, 6, 6, 7]\n8 [1, 1, 2, 3, 4, 6, 6, 7]",
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -711,6 +736,53 @@ fn a_net_fit_starts_from_a_net_file() {
     assert!(
         err.contains("--net-start") && err.lines().count() == 1,
         "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--holdout-files`: every position of those files is held out and every one of the records is
+/// fitted (`--holdout` no longer picks), for the linear fit and the net, whose provenance names
+/// the held-out files.
+#[test]
+fn holdout_files_are_held_out_whole() {
+    let dir = temp("holdout-files");
+    let (labels, held) = (dir.join("labels.jsonl"), dir.join("held.jsonl"));
+    write_net_labels(&labels, "freestyle");
+    write_net_labels(&held, "freestyle");
+    let with = |extra: &[&str]| {
+        let mut args = vec!["gomoku", "tune", labels.to_str().unwrap()];
+        args.extend(extra);
+        args.extend(["--holdout", "50", "--holdout-files", held.to_str().unwrap()]);
+        common::stonelab_with_input(&args, "")
+    };
+    let o = with(&["--model", "table", "--epochs", "5", "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // write_net_labels writes 12 positions a file.
+    assert_eq!(report["train_samples"], 12, "{report}");
+    assert_eq!(report["holdout_samples"], 12, "{report}");
+    let net = dir.join("net.txt");
+    let o = with(&[
+        "--model",
+        "net",
+        "--hidden",
+        "2",
+        "--units",
+        "2",
+        "--epochs",
+        "2",
+        "--batch",
+        "4",
+        "--net-out",
+        net.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("12 positions fitted, 12 held out"), "{text}");
+    let written = std::fs::read_to_string(&net).unwrap();
+    assert!(
+        written.contains(&format!("--holdout-files {}", held.display())),
+        "the provenance names the held-out files"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

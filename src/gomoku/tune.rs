@@ -268,6 +268,10 @@ pub struct TuneArgs {
     /// Percent of the games held out to measure the fit (every k-th game)
     #[arg(long, default_value_t = 10)]
     holdout: u32,
+    /// Records or labels held out whole, to measure the fit on positions no fit has seen: with
+    /// them, every position of RECORDS is fitted (--holdout then applies to --choices alone)
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    holdout_files: Vec<PathBuf>,
     /// Write the fitted weights here (the format of crates/gomoku/data/eval-weights.txt); under
     /// renju Black's weights (crates/gomoku/data/eval-weights-renju-black.txt)
     #[arg(long)]
@@ -434,6 +438,20 @@ fn read_choices(
     Ok((train, held))
 }
 
+/// The files a fit read, for its provenance: the records, then `--holdout-files` and theirs.
+fn fitted_files(args: &TuneArgs) -> String {
+    let mut names: Vec<String> = args
+        .records
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    if !args.holdout_files.is_empty() {
+        names.push("--holdout-files".into());
+        names.extend(args.holdout_files.iter().map(|p| p.display().to_string()));
+    }
+    names.join(" ")
+}
+
 /// Every how many games one is held out, for `percent` held out (0: none).
 pub(super) fn holdout_every(percent: u32) -> usize {
     if percent == 0 {
@@ -580,17 +598,12 @@ fn fit_net(
         }))?;
     }
     if let Some(out) = &args.net_out {
-        let names: Vec<String> = args
-            .records
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
         let comments = vec![
             format!(
                 "Provenance: `stonelab gomoku tune --model net --hidden {} --units {}{} --batch {} --net-step {} --net-l2 {} --epochs {} --skip {} --holdout {}` on",
                 hidden, units, start_note, args.batch, args.net_step, args.net_l2, args.epochs, args.skip, args.holdout
             ),
-            names.join(" "),
+            fitted_files(args),
             format!(
                 "{} positions fitted, {} held out, on top of the compiled-in weights (scale {scale:.1});",
                 train.len(),
@@ -619,8 +632,13 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     };
     let mut games = 0;
     let mut board: Option<Rule> = None;
-    let every = holdout_every(args.holdout);
-    for path in &args.records {
+    let every = if args.holdout_files.is_empty() {
+        holdout_every(args.holdout)
+    } else {
+        usize::MAX
+    };
+    let files = args.records.iter().map(|p| (p, false));
+    for (path, held_whole) in files.chain(args.holdout_files.iter().map(|p| (p, true))) {
         let text = read_text(path)?;
         let mut lines = text.lines();
         let (head, size, rule) = record_header(path, lines.next(), &mut board, &Rule::ALL)?;
@@ -643,7 +661,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
                 }
                 let moves: Vec<Point> = l.moves.iter().map(|m| Point::new(m[0], m[1])).collect();
                 games += 1;
-                let into = if games % every == 0 {
+                let into = if held_whole || games % every == 0 {
                     &mut held
                 } else {
                     &mut train
@@ -680,7 +698,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
                 (Some(_), _) => continue,
             };
             games += 1;
-            let into = if games % every == 0 {
+            let into = if held_whole || games % every == 0 {
                 &mut held
             } else {
                 &mut train
@@ -731,7 +749,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         &args.choices_player,
         args.skip,
         args.choices_max,
-        every,
+        holdout_every(args.holdout),
         &mut board,
     )?;
     let temperature = args.temperature.unwrap_or(scale);
@@ -782,11 +800,6 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         out: args.out.as_ref().map(|p| p.display().to_string()),
         threat_out: args.threat_out.as_ref().map(|p| p.display().to_string()),
     };
-    let names: Vec<String> = args
-        .records
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
     let provenance = [
         format!(
             "Provenance: `stonelab gomoku tune --model {} --skip {} --epochs {} --step {} --l2 {} --holdout {}{}{}` on",
@@ -799,7 +812,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             if args.no_threats { " --no-threats" } else { "" },
             if args.smooth { " --smooth" } else { "" }
         ),
-        format!("{} ({games} games,", names.join(" ")),
+        format!("{} ({games} games,", fitted_files(&args)),
         format!(
             "{} positions fitted, {} held out), starting from the previous weights; scale {scale:.1};",
             report.train_samples, report.holdout_samples
