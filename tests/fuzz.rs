@@ -505,6 +505,7 @@ fn fuzz_gtp_sessions() {
             global_capture: 50,
             sacrifices: true,
             dynamic_komi: true,
+            score_centre: true,
         }));
         let mut out = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut out)

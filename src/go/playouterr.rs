@@ -183,6 +183,7 @@ fn config(args: &Args, komi: f64, seed: u64, area: usize) -> SearchConfig {
         global_capture: args.playout.global_capture,
         sacrifices: args.playout.sacrifices,
         score_scale: args.playout.score_scale(area),
+        score_centre: 0.0,
     }
 }
 

@@ -249,6 +249,7 @@ fn play_game(
             local_rate: 100,
             score_weight: 0.0,
             score_scale: 1.0,
+            score_centre: 0.0,
             global_capture: 0,
             sacrifices: false,
         };

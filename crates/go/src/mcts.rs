@@ -264,6 +264,12 @@ pub struct SearchConfig {
     /// The margin in points at which [`SearchConfig::score_weight`]'s term is three quarters
     /// of the way from even to its bound (tanh(1) = 0.76).
     pub score_scale: f32,
+    /// Black's lead (area less komi) at which [`SearchConfig::score_weight`]'s term is one
+    /// half: `score` there is the lead less this centre. 0 counts margins from an even game;
+    /// the expected outcome (the previous search's [`SearchResult::mean_score`], as KataGo
+    /// centres its dynamic score utility) keeps the term telling moves apart when the game is
+    /// far from even, where the tanh of the whole lead is flat.
+    pub score_centre: f32,
     /// The hand-set priors ([`PRIOR_CAPTURE_ONE`] and after) besides [`PRIOR_EVEN`] and the
     /// model's below the root; without them (false) and with a model a child starts from the
     /// even prior and the model's alone, as Pachi's children start from its pattern prior. The
@@ -303,6 +309,9 @@ pub struct SearchResult {
     pub playouts: u64,
     /// Every root move with its statistics, in point order, pass last.
     pub moves: Vec<MoveStats>,
+    /// Black's mean area lead less komi at the end of this search's playouts (`None` without
+    /// playouts).
+    pub mean_score: Option<f64>,
 }
 
 impl SearchResult {
@@ -510,7 +519,7 @@ pub fn search_reusing(
         ))
     });
     let stop = AtomicBool::new(false);
-    let playouts: u64 = std::thread::scope(|scope| {
+    let (playouts, score_sum) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 let root = root.clone();
@@ -553,14 +562,14 @@ pub fn search_reusing(
                     tree.policy = config.tree_policy;
 
                     tree.run(arena, quota, config.deadline, stop, watch);
-                    tree.playouts
+                    (tree.playouts, tree.score_sum)
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("search thread panicked"))
-            .sum()
+            .fold((0u64, 0f64), |(n, s), (m, t)| (n + m, s + t))
     });
     let results: Vec<Vec<Node>> = arenas
         .into_iter()
@@ -592,6 +601,7 @@ pub fn search_reusing(
         best: moves[best].mv,
         playouts,
         moves,
+        mean_score: (playouts > 0).then(|| score_sum / playouts as f64),
     };
     let reuse = Reuse {
         board: board.clone(),
@@ -783,9 +793,13 @@ struct Tree {
     global_capture: u32,
     /// [`SearchConfig::sacrifices`].
     sacrifices: bool,
-    /// [`SearchConfig::score_weight`] and [`SearchConfig::score_scale`].
+    /// [`SearchConfig::score_weight`], [`SearchConfig::score_scale`] and
+    /// [`SearchConfig::score_centre`].
     score_weight: f32,
     score_scale: f32,
+    score_centre: f32,
+    /// The sum of Black's area leads less komi at the end of this tree's playouts.
+    score_sum: f64,
     /// The most nodes of the tree: [`MAX_NODES`] for each thread that grows it.
     max_nodes: usize,
     /// [`SearchConfig::tree_policy`].
@@ -841,6 +855,8 @@ impl Tree {
             sacrifices: false,
             score_weight: 0.0,
             score_scale: 1.0,
+            score_centre: 0.0,
+            score_sum: 0.0,
             max_nodes: MAX_NODES,
             policy: TreePolicy::default(),
             komi,
@@ -1059,6 +1075,11 @@ impl Tree {
         self.sacrifices = config.sacrifices;
         self.score_weight = config.score_weight.clamp(0.0, 1.0);
         self.score_scale = config.score_scale.max(f32::MIN_POSITIVE);
+        self.score_centre = if config.score_centre.is_finite() {
+            config.score_centre
+        } else {
+            0.0
+        };
     }
 
     /// The playout from `board`, reached by the moves in `seq` after `passes` passes in a row,
@@ -1118,6 +1139,7 @@ impl Tree {
             self.seq.push((mv, color));
         }
         let score = board.area_score(self.komi);
+        self.score_sum += score;
         let black = if score > 0.0 {
             1.0
         } else if score < 0.0 {
@@ -1128,7 +1150,12 @@ impl Tree {
         if score != 0.0 {
             self.remember_replies(score > 0.0);
         }
-        blend_margin(black, score as f32, self.score_weight, self.score_scale)
+        blend_margin(
+            black,
+            score as f32 - self.score_centre,
+            self.score_weight,
+            self.score_scale,
+        )
     }
 
     /// Last good reply's update after a playout that `black_won` or not (see
@@ -1358,6 +1385,7 @@ mod tests {
             local_rate: 100,
             score_weight: 0.0,
             score_scale: 10.0,
+            score_centre: 0.0,
             global_capture: 0,
             sacrifices: false,
         }
@@ -1396,6 +1424,43 @@ mod tests {
             let expected = 1.0 - weight + weight * 0.5 * (1.0 + 1f32.tanh());
             assert!((v - expected).abs() < 1e-6);
         }
+    }
+
+    #[test]
+    fn the_mean_score_and_the_centre_of_the_margin_term() {
+        // 5x5 filled with Black but for two one-point eyes: Black's only move is the pass, White
+        // has no legal move, and every playout ends at once with Black's whole area, 25 less the
+        // komi.
+        let mut setup: Setup = "XXXXX\nX.XXX\nXXXXX\nXXX.X\nXXXXX\n".parse().unwrap();
+        setup.to_move = Color::Black;
+        let board = Board::from_setup(setup, Rules::STANDARD).unwrap();
+        let mut cfg = config(500, 1);
+        cfg.komi = 0.5;
+        cfg.score_weight = 0.1;
+        cfg.score_scale = 9.0;
+        let zero = search(&board, 0, &cfg);
+        assert_eq!(zero.moves.len(), 1, "{:?}", zero.moves);
+        assert_eq!(zero.mean_score, Some(24.5));
+        // Counted from an even game the lead is far out on the tanh; centred at the lead the
+        // margin term is one half.
+        let far = 0.9 + 0.05 * (1.0 + (24.5f64 / 9.0).tanh());
+        assert!(
+            (zero.best_stats().win_rate() - far).abs() < 1e-4,
+            "{:?}",
+            zero.moves
+        );
+        cfg.score_centre = 24.5;
+        let centred = search(&board, 0, &cfg);
+        assert_eq!(centred.mean_score, Some(24.5));
+        assert!(
+            (centred.best_stats().win_rate() - 0.95).abs() < 1e-4,
+            "{:?}",
+            centred.moves
+        );
+        // A centre past the lead takes from the margin term, never from the win.
+        cfg.score_centre = 60.0;
+        let past = search(&board, 0, &cfg).best_stats().win_rate();
+        assert!(past > 0.9 && past < 0.95, "{past}");
     }
 
     #[test]

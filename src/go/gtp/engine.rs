@@ -108,6 +108,9 @@ pub struct SearchLimits {
     pub score_scale: Option<f32>,
     /// Dynamic komi when winning ([`DynamicKomi`]).
     pub dynamic_komi: bool,
+    /// The margin term centred at the previous search's mean lead in the same game
+    /// ([`mcts::SearchConfig::score_centre`]); false: at an even game.
+    pub score_centre: bool,
 }
 
 /// Above this win rate (ours, by the last search) the dynamic komi asks a point more of us.
@@ -205,6 +208,9 @@ pub struct Engine {
     reuse: std::sync::Mutex<Option<mcts::Reuse>>,
     /// The dynamic komi's state (`SearchLimits::dynamic_komi`).
     dynamic: std::sync::Mutex<DynamicKomi>,
+    /// The last search's history length and Black's mean lead less komi over its playouts
+    /// (`SearchLimits::score_centre`).
+    last_score: std::sync::Mutex<Option<(usize, f64)>>,
 }
 
 impl Engine {
@@ -221,6 +227,7 @@ impl Engine {
             superko: false,
             reuse: std::sync::Mutex::new(None),
             dynamic: std::sync::Mutex::new(DynamicKomi::default()),
+            last_score: std::sync::Mutex::new(None),
         }
     }
 
@@ -450,6 +457,7 @@ impl Engine {
             global_capture: self.limits.global_capture,
             sacrifices: self.limits.sacrifices,
             score_scale: self.score_scale(&board),
+            score_centre: 0.0,
             hand_priors: self.limits.hand_priors,
         };
         mcts::search(&board, passes, &config)
@@ -556,6 +564,23 @@ impl Engine {
         best.first().copied()
     }
 
+    /// The centre of the playouts' margin term for a search at history length `len`
+    /// ([`SearchLimits::score_centre`]): the last search's mean lead when it was one to four
+    /// moves earlier in the same game (a shorter history is a new game or an undo), else 0.
+    fn score_centre(&self, len: usize) -> f32 {
+        if !self.limits.score_centre {
+            return 0.0;
+        }
+        match *self
+            .last_score
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            Some((at, mean)) if at < len && len <= at + 4 => mean as f32,
+            _ => 0.0,
+        }
+    }
+
     fn search_move(&self, board: &Board, passes: u32, color: Color, start: Instant) -> Decision {
         let ours = |score: f64| match color {
             Color::Black => score,
@@ -616,6 +641,7 @@ impl Engine {
             global_capture: self.limits.global_capture,
             sacrifices: self.limits.sacrifices,
             score_scale: self.score_scale(board),
+            score_centre: self.score_centre(len),
             hand_priors: self.limits.hand_priors,
         };
         let result = if self.limits.tree_reuse {
@@ -629,6 +655,12 @@ impl Engine {
         } else {
             mcts::search(board, passes, &config)
         };
+        if let Some(mean) = result.mean_score {
+            *self
+                .last_score
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some((len, mean));
+        }
         let best = result.best_stats();
         if dynamic {
             let mut d = self
@@ -793,6 +825,7 @@ mod tests {
             best: moves.iter().max_by_key(|m| m.visits).map(|m| m.mv).unwrap(),
             playouts: moves.iter().map(|m| m.visits).sum(),
             moves,
+            mean_score: None,
         };
         let everything = |_: Move| true;
         let not_a = |m: Move| m != a;
@@ -824,6 +857,44 @@ mod tests {
     /// The dynamic komi climbs a point a search while the win rate is above the green line,
     /// drops four below the orange one (and caps the climb there), ends below one half after a
     /// drop, and always counts against the searching side.
+    #[test]
+    fn the_score_centre_is_the_last_search_of_the_same_game() {
+        let policy = mcts::TreePolicy::default();
+        let words = ["--playouts", "400", "--score-centre", "expected"];
+        let args = crate::go::parse_args::<super::super::Args>("gtp", &words).unwrap();
+        let mut engine = Engine::new(super::super::limits(&args, None, policy));
+        engine.reset(Geometry::new(5, 5).unwrap());
+        engine.set_komi(0.5);
+        assert_eq!(engine.score_centre(0), 0.0, "nothing searched yet");
+        engine
+            .try_play(Color::Black, Move::Play(Point::new(2, 2)))
+            .unwrap();
+        let len = engine.board().history_len();
+        assert!(matches!(engine.genmove(Color::White), Decision::Play(_)));
+        let (at, mean) = engine
+            .last_score
+            .lock()
+            .unwrap()
+            .expect("a search's mean lead");
+        assert_eq!(at, len);
+        assert!(mean.is_finite() && mean.abs() <= 25.5, "{mean}");
+        // One to four moves later in the same game the centre is that mean; not at the same
+        // length or before it (another game, an undo) nor further on.
+        for later in 1..=4 {
+            assert_eq!(engine.score_centre(len + later), mean as f32);
+        }
+        for other in [len, len - 1, len + 5] {
+            assert_eq!(engine.score_centre(other), 0.0, "{other}");
+        }
+        // Off by default: always 0.
+        let plain = crate::go::parse_args::<super::super::Args>("gtp", &["--playouts", "400"]);
+        let mut engine = Engine::new(super::super::limits(&plain.unwrap(), None, policy));
+        engine.reset(Geometry::new(5, 5).unwrap());
+        engine.genmove(Color::Black);
+        let len = engine.board().history_len();
+        assert_eq!(engine.score_centre(len + 1), 0.0);
+    }
+
     #[test]
     fn the_dynamic_komi_follows_the_win_rate() {
         let mut d = DynamicKomi::default();

@@ -101,10 +101,25 @@ pub struct Args {
     /// a slack one)
     #[arg(long = "dynamic-komi", value_name = "BOOL", default_value_t = false, action = clap::ArgAction::Set)]
     pub dynamic_komi: bool,
+    /// Where --score-weight's margin term is centred: `zero` (Black's lead less komi, counted
+    /// from an even game) or `expected` (the lead less the previous search's mean lead in the
+    /// same game, as KataGo centres its dynamic score utility: far from an even game the tanh of
+    /// the whole lead is flat and cannot tell a solid move from a slack one)
+    #[arg(long = "score-centre", value_name = "CENTRE", default_value = "zero")]
+    pub score_centre: ScoreCentre,
     #[command(flatten)]
     pub playout: crate::go::PlayoutArgs,
     #[command(flatten)]
     pub tree: crate::go::TreePolicyArgs,
+}
+
+/// Where the margin term of `--score-weight` is centred (`--score-centre`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreCentre {
+    /// At an even game: the lead less komi.
+    Zero,
+    /// At the previous search's mean lead in the same game.
+    Expected,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -166,6 +181,7 @@ fn limits(
         nakade: args.playout.nakade,
         ko_fights: args.playout.ko_fights,
         dynamic_komi: args.dynamic_komi,
+        score_centre: args.score_centre == ScoreCentre::Expected,
         local_rate: args.playout.local_rate,
         score_weight: args.playout.score_weight(GTP_SCORE_WEIGHT),
         global_capture: args.playout.global_capture,
@@ -791,6 +807,7 @@ mod tests {
             global_capture: 0,
             sacrifices: false,
             dynamic_komi: false,
+            score_centre: false,
         }));
         let mut output = Vec::new();
         gtp.serve(std::io::Cursor::new(input.as_bytes().to_vec()), &mut output)
