@@ -163,3 +163,114 @@ fn the_probe_refuses_what_is_not_a_positions_file() {
         .expect("run scripts/go-probe");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `probe --played` judges the moves the record played, both players', and sums them by the
+/// SGF's player names; a set without the played moves, or no engine and no --played, is refused.
+#[test]
+fn the_played_moves_are_judged_by_player() {
+    let dir = temp_dir("go-probe-played");
+    let sgf = dir.join("game.sgf");
+    std::fs::write(
+        &sgf,
+        "(;GM[1]FF[4]SZ[9]KM[7]PB[Alpha]PW[Beta]RU[Chinese];B[ee];W[cc];B[gg];W[gc])",
+    )
+    .expect("write an SGF");
+    let set = dir.join("set.jsonl");
+    let run = |args: &[&str]| {
+        std::process::Command::new("scripts/go-probe")
+            .args(args)
+            .output()
+            .expect("run scripts/go-probe")
+    };
+    let set_s = set.to_str().unwrap();
+    let out = run(&[
+        "positions",
+        "--every",
+        "1",
+        "--first",
+        "1",
+        "--last",
+        "4",
+        "--out",
+        set_s,
+        sgf.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = std::fs::read_to_string(&set)
+        .expect("the set")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let played: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l["played"].as_str().unwrap())
+        .collect();
+    assert_eq!(played, ["E5", "C7", "G3", "G7"]);
+    let players: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l["player"].as_str().unwrap())
+        .collect();
+    assert_eq!(players, ["Alpha", "Beta", "Alpha", "Beta"]);
+    // The judge's best move is always D4, which the record never plays; after a played move
+    // it values the position 0.6 for the side to move, after D4 0.4: each move loses 0.2, but
+    // Beta's G7 (after which it says 0.5) loses 0.1.
+    let judge = fake_gtp(
+        &dir,
+        "judge.py",
+        r#"        last = moves[-1] if moves else ""
+        v = 0.4 if last.endswith(" D4") else 0.5 if last.endswith(" G7") else 0.6
+        answer = "\ninfo move D4 visits 9 winrate 0.6 order 0 pv D4 rootInfo visits 9 winrate %s\nplay D4" % v"#,
+    );
+    let out = run(&[
+        "probe", "--played", "--judge", &judge, "--format", "json", set_s,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let losses: Vec<f64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["loss"].as_f64().unwrap())
+        .collect();
+    assert_eq!(losses, [0.2, 0.2, 0.2, 0.1]);
+    assert_eq!(v["players"]["Alpha"]["positions"], 2);
+    assert!((v["players"]["Alpha"]["mean_loss"].as_f64().unwrap() - 0.2).abs() < 1e-9);
+    assert!((v["players"]["Beta"]["mean_loss"].as_f64().unwrap() - 0.15).abs() < 1e-9);
+    assert_eq!(v["moves"][1]["player"], "Beta");
+    // Neither an engine nor --played: refused in one line.
+    let out = run(&["probe", "--judge", &judge, set_s]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    // A set made before the played moves were recorded: refused, and told to remake it.
+    let old = dir.join("old.jsonl");
+    let text: String = std::fs::read_to_string(&set)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if let Some(o) = v.as_object_mut() {
+                o.remove("played");
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(&old, text).unwrap();
+    let out = run(&[
+        "probe",
+        "--played",
+        "--judge",
+        &judge,
+        old.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("make it again"), "{err}");
+}
