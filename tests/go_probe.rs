@@ -5,6 +5,7 @@ mod common;
 
 use common::temp_dir;
 use serde_json::Value;
+use std::path::PathBuf;
 
 /// A fake GTP engine: keeps the moves played, answers `genmove` and `kata-search_analyze` with
 /// `body` (Python lines that set `answer` from `moves`), and logs each analysis to `log`.
@@ -41,20 +42,72 @@ for line in sys.stdin:
     format!("python3 {}", path.display())
 }
 
+/// A fake KataGo judge (`judge.py` in `dir`, logging to `judge.py.log`) whose best move is
+/// always D4 and whose value for the side to move is the Python expression `value` of `last`,
+/// the last move played ("B E5").
+fn fake_judge(dir: &std::path::Path, value: &str) -> String {
+    fake_gtp(
+        dir,
+        "judge.py",
+        &format!(
+            r#"        last = moves[-1] if moves else ""
+        v = {value}
+        answer = "\ninfo move D4 visits 9 winrate 0.6 order 0 pv D4 rootInfo visits 9 winrate %s\nplay D4" % v"#
+        ),
+    )
+}
+
+/// A fresh folder named after `name` holding one SGF record (`game.sgf`), and where a positions
+/// set drawn from it goes (`set.jsonl`).
+fn one_game(name: &str, sgf: &str) -> (common::TempDir, PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    let path = dir.join("game.sgf");
+    std::fs::write(&path, sgf).expect("write an SGF");
+    let set = dir.join("set.jsonl");
+    (dir, path, set)
+}
+
+/// The lines of the positions set at `set` that a successful `positions` run wrote.
+fn set_lines(out: &std::process::Output, set: &std::path::Path) -> Vec<Value> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(set)
+        .expect("the set")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect()
+}
+
+/// A successful `probe --format json` run's summary and its moves' losses, in order.
+fn judged(out: &std::process::Output) -> (Value, Vec<f64>) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let losses = v["moves"]
+        .as_array()
+        .expect("the moves")
+        .iter()
+        .map(|m| m["loss"].as_f64().expect("a loss"))
+        .collect();
+    (v, losses)
+}
+
 /// Two positions of one game; the engine plays the judge's move in the first and another in
 /// the second, where the judge values the position after its own move 0.3 for the side to move
 /// (the opponent) and after the engine's 0.5: a loss of 0.2. A second run asks the judge nothing
 /// new (its answers are cached).
 #[test]
 fn an_engines_moves_are_judged_against_the_judges_own() {
-    let dir = temp_dir("go-probe");
-    let sgf = dir.join("game.sgf");
-    std::fs::write(
-        &sgf,
+    let (dir, sgf, set) = one_game(
+        "go-probe",
         "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee];W[cc];B[gg];W[gc];B[cg])",
-    )
-    .expect("write an SGF");
-    let set = dir.join("set.jsonl");
+    );
     let out = std::process::Command::new("scripts/go-probe")
         .args([
             "positions",
@@ -70,16 +123,7 @@ fn an_engines_moves_are_judged_against_the_judges_own() {
         .arg(&sgf)
         .output()
         .expect("run scripts/go-probe");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<Value> = std::fs::read_to_string(&set)
-        .expect("the set")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect();
+    let lines = set_lines(&out, &set);
     assert_eq!(lines.len(), 3, "a header and two positions");
     assert_eq!(lines[1]["moves"], serde_json::json!(["B E5"]));
     assert_eq!(lines[1]["to_move"], "W");
@@ -94,12 +138,9 @@ fn an_engines_moves_are_judged_against_the_judges_own() {
         "engine.py",
         r#"        answer = "D4" if len(moves) == 1 else "C3""#,
     );
-    let judge = fake_gtp(
+    let judge = fake_judge(
         &dir,
-        "judge.py",
-        r#"        last = moves[-1] if moves else ""
-        v = 0.3 if last.endswith(" D4") else 0.5 if last.endswith(" C3") else 0.6
-        answer = "\ninfo move D4 visits 9 winrate 0.6 order 0 pv D4 rootInfo visits 9 winrate %s\nplay D4" % v"#,
+        r#"0.3 if last.endswith(" D4") else 0.5 if last.endswith(" C3") else 0.6"#,
     );
     let probe = || {
         std::process::Command::new("scripts/go-probe")
@@ -110,19 +151,7 @@ fn an_engines_moves_are_judged_against_the_judges_own() {
             .output()
             .expect("run scripts/go-probe")
     };
-    let out = probe();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let losses: Vec<f64> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["loss"].as_f64().unwrap())
-        .collect();
+    let (v, losses) = judged(&probe());
     assert_eq!(losses, [0.0, 0.2]);
     assert_eq!(v["agree"], 1);
     assert_eq!(v["blunders"], 1);
@@ -168,14 +197,10 @@ fn the_probe_refuses_what_is_not_a_positions_file() {
 /// SGF's player names; a set without the played moves, or no engine and no --played, is refused.
 #[test]
 fn the_played_moves_are_judged_by_player() {
-    let dir = temp_dir("go-probe-played");
-    let sgf = dir.join("game.sgf");
-    std::fs::write(
-        &sgf,
+    let (dir, sgf, set) = one_game(
+        "go-probe-played",
         "(;GM[1]FF[4]SZ[9]KM[7]PB[Alpha]PW[Beta]RU[Chinese];B[ee];W[cc];B[gg];W[gc])",
-    )
-    .expect("write an SGF");
-    let set = dir.join("set.jsonl");
+    );
     let run = |args: &[&str]| {
         std::process::Command::new("scripts/go-probe")
             .args(args)
@@ -195,16 +220,7 @@ fn the_played_moves_are_judged_by_player() {
         set_s,
         sgf.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<Value> = std::fs::read_to_string(&set)
-        .expect("the set")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect();
+    let lines = set_lines(&out, &set);
     let played: Vec<&str> = lines[1..]
         .iter()
         .map(|l| l["played"].as_str().unwrap())
@@ -218,28 +234,13 @@ fn the_played_moves_are_judged_by_player() {
     // The judge's best move is always D4, which the record never plays; after a played move
     // it values the position 0.6 for the side to move, after D4 0.4: each move loses 0.2, but
     // Beta's G7 (after which it says 0.5) loses 0.1.
-    let judge = fake_gtp(
+    let judge = fake_judge(
         &dir,
-        "judge.py",
-        r#"        last = moves[-1] if moves else ""
-        v = 0.4 if last.endswith(" D4") else 0.5 if last.endswith(" G7") else 0.6
-        answer = "\ninfo move D4 visits 9 winrate 0.6 order 0 pv D4 rootInfo visits 9 winrate %s\nplay D4" % v"#,
+        r#"0.4 if last.endswith(" D4") else 0.5 if last.endswith(" G7") else 0.6"#,
     );
-    let out = run(&[
+    let (v, losses) = judged(&run(&[
         "probe", "--played", "--judge", &judge, "--format", "json", set_s,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let losses: Vec<f64> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["loss"].as_f64().unwrap())
-        .collect();
+    ]));
     assert_eq!(losses, [0.2, 0.2, 0.2, 0.1]);
     assert_eq!(v["players"]["Alpha"]["positions"], 2);
     assert!((v["players"]["Alpha"]["mean_loss"].as_f64().unwrap() - 0.2).abs() < 1e-9);
