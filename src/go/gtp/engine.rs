@@ -672,11 +672,14 @@ impl Engine {
         // A log line on stderr (GTP controllers show or drop it): what the search saw.
         let seconds = start.elapsed().as_secs_f64();
         eprintln!(
-            "stonelab: {color} {}: {} playouts in {seconds:.3} s ({:.0}/s), win rate {:.3}{}",
+            "stonelab: {color} {}: {} playouts in {seconds:.3} s ({:.0}/s), win rate {:.3}{}{}",
             stonelab_go::vertex::format_move(result.best, board.geometry()),
             result.playouts,
             result.playouts as f64 / seconds.max(1e-9),
             best.win_rate(),
+            result
+                .mean_score
+                .map_or(String::new(), |m| format!(", mean lead {:+.1}", ours(m))),
             if extra.extra > 0.0 {
                 format!(" with {} points of extra komi", extra.extra)
             } else {
