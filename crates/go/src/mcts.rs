@@ -284,8 +284,13 @@ pub struct SearchConfig {
 pub struct MoveStats {
     pub mv: Move,
     pub visits: u64,
-    /// Wins of the side to move (draws count half).
+    /// Wins of the side to move (draws count half), with the margin term of
+    /// [`SearchConfig::score_weight`] when it has one.
     pub wins: f64,
+    /// The side to move's win rate by the games' results alone (no margin term) over this
+    /// search's playouts through the move (a reused tree's older ones not counted); `None`
+    /// when none went through it.
+    pub outright: Option<f64>,
 }
 
 impl MoveStats {
@@ -435,7 +440,7 @@ pub fn playout_value(board: &Board, passes: u32, config: &SearchConfig, playouts
     for _ in 0..playouts {
         scratch.copy_from(&tree.root);
         tree.seq.clear();
-        black += f64::from(tree.play_out(&mut scratch, passes));
+        black += f64::from(tree.play_out(&mut scratch, passes).0);
     }
     let black = black / playouts.max(1) as f64;
     if board.to_move() == Color::Black {
@@ -519,7 +524,7 @@ pub fn search_reusing(
         ))
     });
     let stop = AtomicBool::new(false);
-    let (playouts, score_sum) = std::thread::scope(|scope| {
+    let (playouts, score_sum, outright) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 let root = root.clone();
@@ -562,14 +567,23 @@ pub fn search_reusing(
                     tree.policy = config.tree_policy;
 
                     tree.run(arena, quota, config.deadline, stop, watch);
-                    (tree.playouts, tree.score_sum)
+                    (tree.playouts, tree.score_sum, tree.outright)
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("search thread panicked"))
-            .fold((0u64, 0f64), |(n, s), (m, t)| (n + m, s + t))
+            .fold(
+                (0u64, 0f64, vec![(0u64, 0f64); root_moves.len()]),
+                |(n, s, mut o), (m, t, u)| {
+                    for (a, b) in o.iter_mut().zip(u) {
+                        a.0 += b.0;
+                        a.1 += b.1;
+                    }
+                    (n + m, s + t, o)
+                },
+            )
     });
     let results: Vec<Vec<Node>> = arenas
         .into_iter()
@@ -581,8 +595,19 @@ pub fn search_reusing(
             mv,
             visits: 0,
             wins: 0.0,
+            outright: None,
         })
         .collect();
+    for (stats, &(n, black)) in moves.iter_mut().zip(&outright) {
+        if n > 0 {
+            let rate = black / n as f64;
+            stats.outright = Some(if to_move == Color::Black {
+                rate
+            } else {
+                1.0 - rate
+            });
+        }
+    }
     for nodes in &results {
         let root = nodes[0];
         for (k, stats) in moves.iter_mut().enumerate() {
@@ -800,6 +825,9 @@ struct Tree {
     score_centre: f32,
     /// The sum of Black's area leads less komi at the end of this tree's playouts.
     score_sum: f64,
+    /// Per root move (in the root's child order): this thread's playouts through it and the sum
+    /// of Black's results by the game's result alone (1 a win, 0.5 a tie; no margin term).
+    outright: Vec<(u64, f64)>,
     /// The most nodes of the tree: [`MAX_NODES`] for each thread that grows it.
     max_nodes: usize,
     /// [`SearchConfig::tree_policy`].
@@ -857,6 +885,7 @@ impl Tree {
             score_scale: 1.0,
             score_centre: 0.0,
             score_sum: 0.0,
+            outright: Vec::new(),
             max_nodes: MAX_NODES,
             policy: TreePolicy::default(),
             komi,
@@ -1054,8 +1083,18 @@ impl Tree {
         }
         nodes[node].visits += 1;
         drop(nodes);
-        let black = self.play_out(board, passes);
-        self.backup(&mut lock(arena), black);
+        let (black, outright) = self.play_out(board, passes);
+        let mut nodes = lock(arena);
+        // The result alone, for the root move this playout went through.
+        if let Some(&child) = self.path.get(1) {
+            let k = (child - nodes[0].first_child) as usize;
+            if self.outright.len() <= k {
+                self.outright.resize(k + 1, (0, 0.0));
+            }
+            self.outright[k].0 += 1;
+            self.outright[k].1 += f64::from(outright);
+        }
+        self.backup(&mut nodes, black);
     }
 
     /// The playout settings of `config` (everything but the tree's).
@@ -1085,7 +1124,7 @@ impl Tree {
     /// The playout from `board`, reached by the moves in `seq` after `passes` passes in a row,
     /// to the end of the game (after two passes in the tree it plays on: see the module docs);
     /// Black's result (1 a win, 0.5 a tie, 0 a loss). Updates the last good replies.
-    fn play_out(&mut self, board: &mut PlayoutBoard, mut passes: u32) -> f32 {
+    fn play_out(&mut self, board: &mut PlayoutBoard, mut passes: u32) -> (f32, f32) {
         if passes >= 2 {
             passes = 0;
         }
@@ -1150,12 +1189,13 @@ impl Tree {
         if score != 0.0 {
             self.remember_replies(score > 0.0);
         }
-        blend_margin(
+        let blended = blend_margin(
             black,
             score as f32 - self.score_centre,
             self.score_weight,
             self.score_scale,
-        )
+        );
+        (blended, black)
     }
 
     /// Last good reply's update after a playout that `black_won` or not (see
@@ -1457,6 +1497,9 @@ mod tests {
             "{:?}",
             centred.moves
         );
+        // Every playout is a win, whatever the margin term makes of it.
+        assert_eq!(zero.best_stats().outright, Some(1.0));
+        assert_eq!(centred.best_stats().outright, Some(1.0));
         // A centre past the lead takes from the margin term, never from the win.
         cfg.score_centre = 60.0;
         let past = search(&board, 0, &cfg).best_stats().win_rate();
@@ -1490,6 +1533,15 @@ mod tests {
             plain.moves, blended.moves,
             "the margin share changes the statistics"
         );
+        // Without a margin share the outright rate is the win rate; with a share W the value is
+        // (1 - W) times the outright rate plus W times the mean margin term (0 to 1).
+        for m in plain.moves.iter().filter(|m| m.visits > 0) {
+            assert!((m.outright.unwrap() - m.win_rate()).abs() < 1e-4, "{m:?}");
+        }
+        for m in blended.moves.iter().filter(|m| m.visits > 0) {
+            let margin = m.win_rate() - 0.7 * m.outright.unwrap();
+            assert!((-1e-4..=0.3 + 1e-4).contains(&margin), "{m:?}");
+        }
     }
 
     #[test]

@@ -20,7 +20,8 @@
 //!    the engine plays a move that keeps it: every game ends, so keeping the value at each move
 //!    ends the game at it. Past [`SUPERKO_NODES`] nodes, the simple-ko choice above.
 //! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
-//!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts. With a time limit it stops
+//!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts (by the games' results
+//!    alone, [`mcts::MoveStats::outright`]: not the margin term of `--score-weight`). With a time limit it stops
 //!    early once the most visited move cannot be overtaken. It passes only when both the area
 //!    count as the board stands and the count with the dead stones removed
 //!    ([`stonelab_go::ownership::evaluate`], the estimate our `final_score` gives, which agrees
@@ -689,7 +690,7 @@ impl Engine {
         // A win rate under extra komi is no reason to resign: only the real komi's.
         if extra.extra == 0.0
             && result.playouts >= RESIGN_MIN_PLAYOUTS
-            && best.win_rate() < RESIGN_WIN_RATE
+            && best.outright.unwrap_or_else(|| best.win_rate()) < RESIGN_WIN_RATE
         {
             return Decision::Resign;
         }
@@ -814,6 +815,7 @@ mod tests {
             mv,
             visits,
             wins: rate * visits as f64,
+            outright: Some(rate),
         }
     }
 
