@@ -21,8 +21,8 @@
 //!    ends the game at it. Past [`SUPERKO_NODES`] nodes, the simple-ko choice above.
 //! 2. Monte-Carlo tree search ([`stonelab_go::mcts`]). It resigns when the best move wins less than
 //!    [`RESIGN_WIN_RATE`] of at least [`RESIGN_MIN_PLAYOUTS`] playouts (by the games' results
-//!    alone, [`mcts::MoveStats::outright`]: not the margin term of `--score-weight`). With a time limit it stops
-//!    early once the most visited move cannot be overtaken. It passes only when both the area
+//!    alone, [`mcts::MoveStats::outright`]: not the margin term of `--score-weight`). With a time
+//!    limit it stops early once the most visited move cannot be overtaken. It passes only when both the area
 //!    count as the board stands and the count with the dead stones removed
 //!    ([`stonelab_go::ownership::evaluate`], the estimate our `final_score` gives, which agrees
 //!    with GNU Go's on 39 of 40 finished 9x9 games) win for us, and the search agrees (best win rate at least [`PASS_WIN_RATE`]): then at once after the
@@ -859,9 +859,8 @@ mod tests {
         assert_eq!(choose(&r, 0, false, everything), a);
     }
 
-    /// The dynamic komi climbs a point a search while the win rate is above the green line,
-    /// drops four below the orange one (and caps the climb there), ends below one half after a
-    /// drop, and always counts against the searching side.
+    /// The margin term's centre is the last search's mean lead for the next one to four moves
+    /// of the same game, and 0 otherwise or without `--score-centre expected`.
     #[test]
     fn the_score_centre_is_the_last_search_of_the_same_game() {
         let policy = mcts::TreePolicy::default();
@@ -900,6 +899,9 @@ mod tests {
         assert_eq!(engine.score_centre(len + 1), 0.0);
     }
 
+    /// The dynamic komi climbs a point a search while the win rate is above the green line,
+    /// drops four below the orange one (and caps the climb there), ends below one half after a
+    /// drop, and always counts against the searching side.
     #[test]
     fn the_dynamic_komi_follows_the_win_rate() {
         let mut d = DynamicKomi::default();
