@@ -11,7 +11,7 @@ use serde::Serialize;
 use stonelab_gomoku::prove::cert::{self, Certificate};
 use stonelab_gomoku::prove::db::Db;
 use stonelab_gomoku::prove::hint::Hint;
-use stonelab_gomoku::prove::{Options, Prover, Verdict};
+use stonelab_gomoku::prove::{MoveOrder, Options, Prover, Verdict};
 use stonelab_gomoku::{point_name, Color, Rule};
 
 use crate::arena::write_atomically;
@@ -27,6 +27,25 @@ pub enum ProveRule {
     /// Exactly five wins (also `1`)
     #[value(alias = "1")]
     Standard,
+}
+
+/// What orders the moves on boards above 11x11.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProveOrder {
+    /// The engine's evaluation cell values for both colours
+    #[default]
+    Values,
+    /// The engine's fitted move order (the policy its search orders moves by)
+    Policy,
+}
+
+impl From<ProveOrder> for MoveOrder {
+    fn from(o: ProveOrder) -> MoveOrder {
+        match o {
+            ProveOrder::Values => MoveOrder::Values,
+            ProveOrder::Policy => MoveOrder::Policy,
+        }
+    }
 }
 
 /// Who tries to win.
@@ -99,6 +118,10 @@ pub struct ProveArgs {
     /// Attacker moves an OR node tries before widening
     #[arg(long, default_value_t = 8)]
     width: usize,
+    /// What orders the moves on boards above 11x11 (and so picks an OR node's first moves):
+    /// the engine's evaluation cell values, or its fitted move order
+    #[arg(long, value_enum, default_value_t = ProveOrder::Values)]
+    order: ProveOrder,
     /// Memory for the table in MiB (about 100 bytes a position with the search's other stores);
     /// past it the unsolved positions are dropped and found again when needed
     #[arg(long, default_value_t = 8192)]
@@ -240,6 +263,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
             },
         ),
         width: args.width,
+        order: args.order.into(),
         pairing_steps: args.pairing_steps,
         max_entries: (args.max_memory_mib.max(1) << 20) / 100,
         abort: Some(abort.clone()),

@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::engine::policy::Places;
 use crate::search::defence::proof_squares;
 use crate::{solve, Bitboard, Board, Color, Grid, Limits, Mode, Pattern, Point, Proof, Rule};
 use keys::SymKeys;
@@ -88,6 +89,32 @@ pub struct Options {
     pub hint: Option<Arc<hint::Hint>>,
     /// What an unhinted attacker move adds to its proof number beside a hinted one.
     pub hint_penalty: u32,
+    /// How moves are ordered on boards above 11x11 (below, by the static score alone).
+    pub order: MoveOrder,
+}
+
+/// The score that orders a node's moves on boards above 11x11, where the engine's view of the
+/// position is kept beside the board; the static line score ([`move_score`]) breaks ties.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MoveOrder {
+    /// The engine's evaluation cell values, six parts the mover's and five the opponent's.
+    #[default]
+    Values,
+    /// The engine's fitted move order (its tree's: the cell's class combinations for both
+    /// colours and its places relative to the last two stones, in hundredths of a logit of a
+    /// softmax fitted to a stronger engine's moves).
+    Policy,
+}
+
+impl MoveOrder {
+    /// The name on the command line (`values`, `policy`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveOrder::Values => "values",
+            MoveOrder::Policy => "policy",
+        }
+    }
 }
 
 impl Default for Options {
@@ -104,6 +131,7 @@ impl Default for Options {
             threads: 1,
             hint: None,
             hint_penalty: hint::HINT_PENALTY,
+            order: MoveOrder::Values,
         }
     }
 }
@@ -980,13 +1008,19 @@ impl Prover {
     /// moves equivalent under the position's own symmetries; `first`, if given, comes first.
     fn ordered(&self, cells: &[Point], c: Color, t: u8, first: Option<Point>) -> Vec<u16> {
         let n = self.board.size();
+        let order = self.options.order;
+        let places = self
+            .pos
+            .as_ref()
+            .filter(|_| order == MoveOrder::Policy)
+            .map(|pos| Places::of(pos, c));
         let mut scored: Vec<(i32, Point)> = cells
             .iter()
             .map(|&p| {
-                let engine = self
-                    .pos
-                    .as_ref()
-                    .map_or(0, |pos| 6 * pos.value(p, c) + 5 * pos.value(p, !c));
+                let engine = self.pos.as_ref().map_or(0, |pos| match (order, &places) {
+                    (MoveOrder::Policy, Some(places)) => pos.order(p, c) + places.score(p),
+                    _ => 6 * pos.value(p, c) + 5 * pos.value(p, !c),
+                });
                 (engine * 64 + move_score(&self.board, p, c), p)
             })
             .collect();

@@ -552,3 +552,36 @@ fn chained_hints_take_the_first_certificate_with_a_move() {
     }
     assert!(differ > 0, "the two certificates never differ");
 }
+
+#[test]
+fn the_policy_order_picks_other_moves_and_proves_what_the_values_prove() {
+    // 15x15 positions of the `h8 a1` proof (proofs/15x15-freestyle-h8-a1.cert.gz) a few moves past
+    // Black's g7, Black to move, where the proof search is needed above the threat solver.
+    let n = 15;
+    let lines = ["h8 a1 g7 o15 f6 i9 e5 d4", "h8 a1 g7 d11 i9 f6 j10 k11"];
+    let mut firsts_differ = 0;
+    for line in lines {
+        let moves = cert::parse_points(line, n).unwrap();
+        let grid = played(&Grid::new(n).unwrap(), &moves, Color::Black);
+        let mut firsts = Vec::new();
+        for order in [MoveOrder::Values, MoveOrder::Policy] {
+            let options = Options {
+                order,
+                // The command line's leaf budget on 15x15: proofs of a few hundred nodes.
+                leaf_nodes: 150_000,
+                ..Options::default()
+            };
+            let mut p = Prover::new(&grid, Rule::Freestyle, Color::Black, Color::Black, options);
+            let cells = empty_cells(&p.board);
+            firsts.push(p.ordered(&cells, Color::Black, 0, None)[..8].to_vec());
+            assert_eq!(p.run(), Verdict::Win, "{line} ordered by {}", order.name());
+            let c = p.certificate(&grid, Color::Black).unwrap();
+            check(&c).unwrap_or_else(|e| panic!("{line} ordered by {}: {e}", order.name()));
+        }
+        firsts_differ += usize::from(firsts[0] != firsts[1]);
+    }
+    assert!(
+        firsts_differ > 0,
+        "the two orders pick the same first moves"
+    );
+}
