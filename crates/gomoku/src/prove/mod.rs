@@ -102,7 +102,9 @@ pub enum MoveOrder {
     Values,
     /// The engine's fitted move order (its tree's: the cell's class combinations for both
     /// colours and its places relative to the last two stones, in hundredths of a logit of a
-    /// softmax fitted to a stronger engine's moves).
+    /// softmax fitted to a stronger engine's moves). The root comes as a grid without the order
+    /// of its stones, so until two moves are played the "last stones" are the root's last two in
+    /// the grid's order.
     Policy,
 }
 
