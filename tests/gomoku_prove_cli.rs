@@ -341,16 +341,10 @@ fn the_certificate_shown_in_the_docs_checks() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The committed 15x15 certificate (`proofs/README.md`): after `h8 a1` Black wins, and the
-/// checker, which trusts nothing the prover did, agrees. About 7 minutes on two cores
-/// (`cargo test --release -- --ignored slow_`).
-#[test]
-#[ignore = "slow: checks the 15x15 h8 a1 certificate (about 7 minutes on two cores)"]
-fn slow_the_15x15_h8_a1_certificate_checks() {
-    let cert = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/proofs/15x15-freestyle-h8-a1.cert.gz"
-    );
+/// A committed certificate of `h8 X` (`proofs/README.md`): Black wins with `first`, and the
+/// checker, which trusts nothing the prover did, agrees.
+fn check_reply(file: &str, white: &str, entries: u64, first: &str) {
+    let cert = format!("{}/proofs/{file}", env!("CARGO_MANIFEST_DIR"));
     let v = stonelab_json(&[
         "gomoku",
         "check-proof",
@@ -358,7 +352,7 @@ fn slow_the_15x15_h8_a1_certificate_checks() {
         "2",
         "--format",
         "json",
-        cert,
+        &cert,
     ]);
     assert_eq!(v["valid"], true, "{v}");
     assert_eq!(v["attacker"], "black", "{v}");
@@ -366,9 +360,25 @@ fn slow_the_15x15_h8_a1_certificate_checks() {
     assert_eq!(v["size"], 15, "{v}");
     assert_eq!(v["rule"], "freestyle", "{v}");
     assert_eq!(v["black"], serde_json::json!(["h8"]), "{v}");
-    assert_eq!(v["white"], serde_json::json!(["a1"]), "{v}");
-    assert_eq!(v["entries"], 513_373, "{v}");
-    assert_eq!(stonelab_ok(&["gomoku", "proof-move", cert]).trim(), "g7");
+    assert_eq!(v["white"], serde_json::json!([white]), "{v}");
+    assert_eq!(v["entries"], entries, "{v}");
+    assert_eq!(stonelab_ok(&["gomoku", "proof-move", &cert]).trim(), first);
+}
+
+/// After `h8 a1` Black wins (class a1). About 7 minutes on two cores
+/// (`cargo test --release -- --ignored slow_`).
+#[test]
+#[ignore = "slow: checks the 15x15 h8 a1 certificate (about 7 minutes on two cores)"]
+fn slow_the_15x15_h8_a1_certificate_checks() {
+    check_reply("15x15-freestyle-h8-a1.cert.gz", "a1", 513_373, "g7");
+}
+
+/// After `h8 a6` Black wins (class a6; proved with `--order policy` in session 71). About 10
+/// minutes on two cores.
+#[test]
+#[ignore = "slow: checks the 15x15 h8 a6 certificate (about 10 minutes on two cores)"]
+fn slow_the_15x15_h8_a6_certificate_checks() {
+    check_reply("15x15-freestyle-h8-a6.cert.gz", "a6", 801_174, "i9");
 }
 
 /// A committed cover certificate (`proofs/README.md`) checks and covers `h8 a1` and `h8 X`.
