@@ -32,10 +32,10 @@ pub enum ProveRule {
 /// What orders the moves on boards above 11x11.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ProveOrder {
-    /// The engine's evaluation cell values for both colours
-    #[default]
+    /// The engine's evaluation cell values for both colours (the default before session 72)
     Values,
     /// The engine's fitted move order (the policy its search orders moves by)
+    #[default]
     Policy,
 }
 
@@ -119,8 +119,8 @@ pub struct ProveArgs {
     #[arg(long, default_value_t = 8)]
     width: usize,
     /// What orders the moves on boards above 11x11 (and so picks an OR node's first moves):
-    /// the engine's evaluation cell values, or its fitted move order
-    #[arg(long, value_enum, default_value_t = ProveOrder::Values)]
+    /// the engine's fitted move order, or its evaluation cell values
+    #[arg(long, value_enum, default_value_t = ProveOrder::Policy)]
     order: ProveOrder,
     /// Memory for the table in MiB (about 100 bytes a position with the search's other stores);
     /// past it the unsolved positions are dropped and found again when needed

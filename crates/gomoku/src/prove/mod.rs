@@ -97,14 +97,16 @@ pub struct Options {
 /// position is kept beside the board; the static line score ([`move_score`]) breaks ties.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MoveOrder {
-    /// The engine's evaluation cell values, six parts the mover's and five the opponent's.
-    #[default]
+    /// The engine's evaluation cell values, six parts the mover's and five the opponent's (the
+    /// default until session 72).
     Values,
     /// The engine's fitted move order (its tree's: the cell's class combinations for both
     /// colours and its places relative to the last two stones, in hundredths of a logit of a
     /// softmax fitted to a stronger engine's moves). The root comes as a grid without the order
     /// of its stones, so until two moves are played the "last stones" are the root's last two in
-    /// the grid's order.
+    /// the grid's order. The default since session 72: with it `h8 a5` and `h8 a6` were proved,
+    /// where the values' order had not come near.
+    #[default]
     Policy,
 }
 
@@ -133,7 +135,7 @@ impl Default for Options {
             threads: 1,
             hint: None,
             hint_penalty: hint::HINT_PENALTY,
-            order: MoveOrder::Values,
+            order: MoveOrder::Policy,
         }
     }
 }
