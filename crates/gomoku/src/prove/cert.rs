@@ -806,6 +806,39 @@ struct Extractor<'a> {
     walk: &'a Walk<'a>,
 }
 
+/// A threat proof of `grid`'s win for `a` found on one of its seven other orientations (rotations
+/// and reflections), turned back onto `grid`. Within its node budget the threat solver's result
+/// depends on the orientation (the order it meets the cells in), and the proof search matches
+/// positions up to symmetry: a position it proved at a leaf in one orientation may be reached here
+/// in another, where the solver fails (session 72: `h8 a8`, whose root is symmetric).
+fn turned_threat_win(grid: &Grid, rule: Rule, a: Color, options: &super::Options) -> Option<Proof> {
+    let n = grid.size();
+    (1..8u8).find_map(|t| {
+        let mut turned = Grid::new(n).expect("a grid's own size");
+        for p in grid.points() {
+            turned.set(keys::apply(t, p, n), grid.get(p));
+        }
+        let mut board = Board::from_grid(&turned, rule);
+        board.track_patterns();
+        let mut nodes = 0;
+        super::threat_win(&board, a, options, &mut nodes).map(|proof| turned_back(&proof, t, n))
+    })
+}
+
+/// `proof`, found on a board turned by the symmetry `t`, on the board before the turn.
+fn turned_back(proof: &Proof, t: u8, n: usize) -> Proof {
+    match proof {
+        Proof::Five(p) => Proof::Five(keys::invert(t, *p, n)),
+        Proof::Threat { attack, replies } => Proof::Threat {
+            attack: keys::invert(t, *attack, n),
+            replies: replies
+                .iter()
+                .map(|(r, sub)| (keys::invert(t, *r, n), turned_back(sub, t, n)))
+                .collect(),
+        },
+    }
+}
+
 impl<'a> Extractor<'a> {
     fn fork(&self) -> Extractor<'a> {
         let mut board = self.board.clone();
@@ -882,7 +915,9 @@ impl<'a> Extractor<'a> {
             (None, None) => {
                 let mut nodes = 0;
                 let options = self.walk.options;
+                let rule = self.board.rule();
                 super::threat_win(self.board(), a, options, &mut nodes)
+                    .or_else(|| turned_threat_win(self.referee.grid(), rule, a, options))
             }
         };
         let (m, replies): (Point, Option<&[(Point, Proof)]>) = match hint.or(solved.as_ref()) {

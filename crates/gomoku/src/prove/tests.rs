@@ -585,3 +585,41 @@ fn the_policy_order_picks_other_moves_and_proves_what_the_values_prove() {
         "the two orders pick the same first moves"
     );
 }
+
+#[test]
+fn a_leaf_proved_in_another_orientation_still_gives_a_certificate() {
+    // Session 72, from the proof of `h8 a8` (a symmetric root): Black to move wins by a VCT here,
+    // which the threat solver finds within the command line's 15x15 leaf budget on four of the
+    // board's eight orientations only. The proof search, which matches positions up to symmetry,
+    // proves the position at a leaf in one orientation; the certificate is asked for it in another,
+    // where the solver alone fails.
+    let n = 15;
+    let found = "h8 a8 g8 e9 f8 e8 i8 j8 e10 h7 g9 g10 e7 d6";
+    let missed = "h8 a8 g8 e7 f8 e8 i8 j8 e6 h9 g7 g6 e9 d10";
+    let grid_of = |line: &str| {
+        let moves = cert::parse_points(line, n).unwrap();
+        played(&Grid::new(n).unwrap(), &moves, Color::Black)
+    };
+    let options = Options {
+        leaf_nodes: 150_000,
+        ..Options::default()
+    };
+    let other = grid_of(missed);
+    let mut board = Board::from_grid(&other, Rule::Freestyle);
+    board.track_patterns();
+    let mut nodes = 0;
+    assert!(
+        threat_win(&board, Color::Black, &options, &mut nodes).is_none(),
+        "the solver finds the win in this orientation too: the test no longer tests the turn"
+    );
+    let grid = grid_of(found);
+    let mut p = Prover::new(&grid, Rule::Freestyle, Color::Black, Color::Black, options);
+    assert_eq!(p.run(), Verdict::Win);
+    assert_eq!(
+        p.nodes(),
+        1,
+        "proved by the threat solver where the root is expanded"
+    );
+    let c = p.certificate(&other, Color::Black).unwrap();
+    check(&c).unwrap();
+}
