@@ -389,6 +389,14 @@ fn slow_the_15x15_h8_a5_certificate_checks() {
     check_reply("15x15-freestyle-h8-a5.cert.gz", "a5", 837_874, "i9");
 }
 
+/// After `h8 a8` Black wins (class a8; proved with `--order policy` in session 72; its root is
+/// symmetric, and its certificate needed the writer's turned retry). About 4 minutes on two cores.
+#[test]
+#[ignore = "slow: checks the 15x15 h8 a8 certificate (about 4 minutes on two cores)"]
+fn slow_the_15x15_h8_a8_certificate_checks() {
+    check_reply("15x15-freestyle-h8-a8.cert.gz", "a8", 439_011, "g8");
+}
+
 /// A committed cover certificate (`proofs/README.md`) checks and covers `h8 a1` and `h8 X`.
 fn check_cover(file: &str, x: &str, entries: u64) {
     let cert = format!("{}/proofs/{file}", env!("CARGO_MANIFEST_DIR"));
