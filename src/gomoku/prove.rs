@@ -32,7 +32,7 @@ pub enum ProveRule {
 /// What orders the moves on boards above 11x11.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ProveOrder {
-    /// The engine's evaluation cell values for both colours (the default before session 72)
+    /// The engine's evaluation cell values for both colours (the default until December 2026)
     Values,
     /// The engine's fitted move order (the policy its search orders moves by)
     #[default]
