@@ -11,7 +11,7 @@ use serde::Serialize;
 use stonelab_gomoku::prove::cert::{self, Certificate};
 use stonelab_gomoku::prove::db::Db;
 use stonelab_gomoku::prove::hint::Hint;
-use stonelab_gomoku::prove::{MoveOrder, Options, Prover, Verdict};
+use stonelab_gomoku::prove::{MoveOrder, Options, Prover, Sums, Verdict};
 use stonelab_gomoku::{point_name, Color, Rule};
 
 use crate::arena::write_atomically;
@@ -44,6 +44,26 @@ impl From<ProveOrder> for MoveOrder {
         match o {
             ProveOrder::Values => MoveOrder::Values,
             ProveOrder::Policy => MoveOrder::Policy,
+        }
+    }
+}
+
+/// How a node's summed number is formed from its children's.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProveSums {
+    /// The children's numbers added (df-pn)
+    #[default]
+    Full,
+    /// The largest child's number plus one for each other unsolved child (weak proof-number
+    /// search: a position reached by several paths is not counted once per path)
+    Weak,
+}
+
+impl From<ProveSums> for Sums {
+    fn from(s: ProveSums) -> Sums {
+        match s {
+            ProveSums::Full => Sums::Full,
+            ProveSums::Weak => Sums::Weak,
         }
     }
 }
@@ -122,6 +142,11 @@ pub struct ProveArgs {
     /// the engine's fitted move order, or its evaluation cell values
     #[arg(long, value_enum, default_value_t = ProveOrder::Policy)]
     order: ProveOrder,
+    /// How an OR node's disproof number and an AND node's proof number are formed from their
+    /// children's: summed as df-pn does, or weak (the largest plus one for each other unsolved
+    /// child), which does not count a position once for every path to it
+    #[arg(long, value_enum, default_value_t = ProveSums::Full)]
+    sums: ProveSums,
     /// Memory for the table in MiB (about 100 bytes a position with the search's other stores);
     /// past it the unsolved positions are dropped and found again when needed
     #[arg(long, default_value_t = 8192)]
@@ -264,6 +289,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         ),
         width: args.width,
         order: args.order.into(),
+        sums: args.sums.into(),
         pairing_steps: args.pairing_steps,
         max_entries: (args.max_memory_mib.max(1) << 20) / 100,
         abort: Some(abort.clone()),

@@ -91,6 +91,34 @@ pub struct Options {
     pub hint_penalty: u32,
     /// How moves are ordered on boards above 11x11 (below, by the static score alone).
     pub order: MoveOrder,
+    /// How a node's summed number (an OR node's disproof number, an AND node's proof number)
+    /// is formed from its children's.
+    pub sums: Sums,
+}
+
+/// How the summed number of a node is formed: df-pn's sum, or weak proof-number search's
+/// largest child plus one for each other unsolved child (Ueda, Hashimoto, Hashimoto and Iida,
+/// "Weak proof-number search", CG 2008). In a graph with transpositions the sum counts a shared
+/// position once per path, so numbers grow with the paths rather than with the work left; the
+/// weak form does not, at the price of counting a node of many hard children as one hard child.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sums {
+    /// The children's numbers added (df-pn).
+    #[default]
+    Full,
+    /// The largest child's number plus the count of the other unsolved children (WPNS).
+    Weak,
+}
+
+impl Sums {
+    /// The name on the command line (`full`, `weak`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Sums::Full => "full",
+            Sums::Weak => "weak",
+        }
+    }
 }
 
 /// The score that orders a node's moves on boards above 11x11, where the engine's view of the
@@ -136,6 +164,7 @@ impl Default for Options {
             hint: None,
             hint_penalty: hint::HINT_PENALTY,
             order: MoveOrder::Policy,
+            sums: Sums::Full,
         }
     }
 }
@@ -773,6 +802,9 @@ impl Prover {
             let mut least_steer = u32::MAX;
             let mut second = u32::MAX;
             let mut sum: u64 = 0;
+            // For weak sums: the largest summed number and how many children have one above 0.
+            let mut largest: u64 = 0;
+            let mut unsolved: u64 = 0;
             for i in 0..count {
                 let p = keys::invert(t, index_point(node.moves[i]), n);
                 let (cpn, cdn, busy) = self.child_numbers(p, mover, attacker_node);
@@ -803,6 +835,13 @@ impl Prover {
                 } else {
                     (sum + u64::from(summed)).min(u64::from(INF))
                 };
+                if summed > 0 {
+                    unsolved += 1;
+                    largest = largest.max(u64::from(summed));
+                }
+            }
+            if self.options.sums == Sums::Weak && sum < u64::from(INF) && unsolved > 0 {
+                sum = largest + unsolved - 1;
             }
             if attacker_node {
                 let left = node.moves.len() - count;

@@ -94,16 +94,23 @@ fn prove_agrees_with_the_plain_game_tree_on_random_small_positions() {
                     }
                     let truth = brute(&mut g, rule, attacker, to_move, &mut HashMap::new());
                     // One thread with and without pairing strategies, and two threads sharing
-                    // the table.
-                    for (pairing, threads) in [(false, 1), (true, 1), (true, 2)] {
+                    // the table; df-pn's sums and the weak ones.
+                    for (pairing, threads, sums) in [
+                        (false, 1, Sums::Full),
+                        (true, 1, Sums::Full),
+                        (true, 2, Sums::Full),
+                        (false, 1, Sums::Weak),
+                        (true, 2, Sums::Weak),
+                    ] {
                         let o = Options {
                             threads,
+                            sums,
                             ..options(pairing)
                         };
                         let mut p = Prover::new(&grid, rule, attacker, to_move, o);
                         let v = p.run();
                         let want = if truth { Verdict::Win } else { Verdict::NoWin };
-                        assert_eq!(v, want, "{n}x{n} {rule:?} attacker {attacker:?} to move {to_move:?} pairing {pairing} threads {threads}\n{grid:?}");
+                        assert_eq!(v, want, "{n}x{n} {rule:?} attacker {attacker:?} to move {to_move:?} pairing {pairing} threads {threads} sums {}\n{grid:?}", sums.name());
                         if v == Verdict::Win {
                             let cert = p.certificate(&grid, to_move).unwrap();
                             check(&cert).unwrap();
@@ -146,6 +153,25 @@ fn a_table_too_small_for_the_7x7_proof_is_thinned_out_and_the_answer_stands() {
         assert_eq!(p.run(), Verdict::NoWin, "{threads} threads");
         assert!(p.collections() > 0, "the table was never thinned out");
     }
+}
+
+#[test]
+fn weak_sums_reach_the_7x7_draw_by_another_search() {
+    // The empty 7x7 board is no win for Black; the weak sums search it in another order (the
+    // numbers that steer the search differ wherever positions are shared by several paths).
+    let mut nodes = Vec::new();
+    for sums in [Sums::Full, Sums::Weak] {
+        let options = Options {
+            leaf_nodes: 200,
+            sums,
+            ..Options::default()
+        };
+        let grid = Grid::new(7).unwrap();
+        let mut p = Prover::new(&grid, Rule::Freestyle, Color::Black, Color::Black, options);
+        assert_eq!(p.run(), Verdict::NoWin, "sums {}", sums.name());
+        nodes.push(p.nodes());
+    }
+    assert_ne!(nodes[0], nodes[1], "the same search with both sums");
 }
 
 #[test]
