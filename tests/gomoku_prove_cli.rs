@@ -60,6 +60,37 @@ fn two_threads_prove_the_7x7_draw() {
 }
 
 #[test]
+fn weak_sums_prove_the_7x7_draw_and_the_solver_sites_add_up() {
+    for sums in ["full", "weak"] {
+        let v = stonelab_json(&[
+            "gomoku",
+            "prove",
+            "--size",
+            "7",
+            "--sums",
+            sums,
+            "--format",
+            "json",
+            "/dev/null",
+        ]);
+        assert_eq!(v["result"], "no_win", "{sums}: {v}");
+        let sites = v["solver_sites"].as_array().unwrap();
+        let names: Vec<&str> = sites.iter().map(|c| c["site"].as_str().unwrap()).collect();
+        assert_eq!(names, ["leaf", "pass", "unchecked"], "{v}");
+        let total: u64 = sites
+            .iter()
+            .map(|c| c["nodes_found"].as_u64().unwrap() + c["nodes_missed"].as_u64().unwrap())
+            .sum();
+        assert_eq!(total, v["solver_nodes"].as_u64().unwrap(), "{v}");
+        for c in sites {
+            assert!(c["found"].as_u64() <= c["calls"].as_u64(), "{v}");
+        }
+        assert!(sites[0]["calls"].as_u64().unwrap() > 100, "{v}");
+    }
+    stonelab_err(&["gomoku", "prove", "--sums", "half", "/dev/null"], "half");
+}
+
+#[test]
 fn a_win_writes_a_certificate_that_checks_and_answers_moves() {
     let dir = temp_dir("prove-cert");
     let pos = dir.join("pos.txt");

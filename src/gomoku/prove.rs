@@ -98,10 +98,13 @@ impl From<Side> for Color {
     Results: 'win' (proved), 'no_win' (every attacker strategy is refuted: a draw or a loss), \
     'unknown' (a limit stopped the search; with --db the work so far is kept and the next run goes \
     on from it). Ctrl-C stops the search and saves the database.\n\n\
-    JSON: {\"result\",\"attacker\",\"to_move\",\"size\",\"rule\",\"nodes\",\"solver_nodes\",\"seconds\",\
+    JSON: {\"result\",\"attacker\",\"to_move\",\"size\",\"rule\",\"nodes\",\"solver_nodes\",\"solver_sites\",\"seconds\",\
     \"cpu_seconds\",\"proof_tree\",\"certificate_seconds\",\"certificate\",\"entries\",\"peak_memory_bytes\",\"root_pn\",\"root_dn\"}; \
     proof_tree is the number of attacker moves in the certificate (null without a win, or with \
-    --no-certificate)."
+    --no-certificate); solver_sites is [{\"site\",\"calls\",\"found\",\"nodes_found\",\"nodes_missed\"}] \
+    for the threat solver's three uses: 'leaf' (a new attacker node), 'pass' (a new defender node, \
+    as if it passed: a win restricts the replies) and 'unchecked' (a reply left out by that \
+    restriction)."
 )]
 pub struct ProveArgs {
     /// Board size of a move list or of an empty input (5..=20; default 15)
@@ -184,6 +187,16 @@ pub struct ProveArgs {
     file: Option<String>,
 }
 
+/// The threat solver's work at one call site of the prover.
+#[derive(Serialize)]
+struct SiteReport {
+    site: &'static str,
+    calls: u64,
+    found: u64,
+    nodes_found: u64,
+    nodes_missed: u64,
+}
+
 #[derive(Serialize)]
 struct Report {
     result: &'static str,
@@ -193,6 +206,8 @@ struct Report {
     rule: &'static str,
     nodes: u64,
     solver_nodes: u64,
+    /// The threat solver's calls and nodes by where the prover called it.
+    solver_sites: Vec<SiteReport>,
     seconds: f64,
     cpu_seconds: f64,
     proof_tree: Option<usize>,
@@ -415,6 +430,17 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
         rule: rule.name(),
         nodes: prover.nodes(),
         solver_nodes: prover.solver_nodes(),
+        solver_sites: prover
+            .solver_sites()
+            .into_iter()
+            .map(|(site, c)| SiteReport {
+                site: site.name(),
+                calls: c.calls,
+                found: c.found,
+                nodes_found: c.nodes_found,
+                nodes_missed: c.nodes_missed,
+            })
+            .collect(),
         seconds,
         cpu_seconds: cpu,
         proof_tree,
@@ -446,6 +472,17 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
             String::new()
         }
     );
+    let sites: Vec<String> = report
+        .solver_sites
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} calls ({} found; nodes {} found, {} missed)",
+                c.site, c.calls, c.found, c.nodes_found, c.nodes_missed
+            )
+        })
+        .collect();
+    println!("threat solver by site: {}", sites.join("; "));
     if verdict == Verdict::Unknown {
         println!(
             "root proof number {} disproof number {}",

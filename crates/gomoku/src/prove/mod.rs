@@ -96,6 +96,42 @@ pub struct Options {
     pub sums: Sums,
 }
 
+/// Where the prover calls the threat solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// At a new attacker node: a win there proves it.
+    Leaf = 0,
+    /// At a new defender node, as if the defender passed: a win restricts the replies searched.
+    Pass = 1,
+    /// After a reply left out by that restriction, before its node counts as proved.
+    Unchecked = 2,
+}
+
+impl Site {
+    /// The name in output (`leaf`, `pass`, `unchecked`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Site::Leaf => "leaf",
+            Site::Pass => "pass",
+            Site::Unchecked => "unchecked",
+        }
+    }
+}
+
+/// The threat solver's work at one [`Site`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SiteCount {
+    /// Calls.
+    pub calls: u64,
+    /// Calls that found a win.
+    pub found: u64,
+    /// Nodes of the calls that found a win.
+    pub nodes_found: u64,
+    /// Nodes of the calls that did not.
+    pub nodes_missed: u64,
+}
+
 /// How the summed number of a node is formed: df-pn's sum, or weak proof-number search's
 /// largest child plus one for each other unsolved child (Ueda, Hashimoto, Hashimoto and Iida,
 /// "Weak proof-number search", CG 2008). In a graph with transpositions the sum counts a shared
@@ -237,6 +273,8 @@ struct Shared {
     table: Table,
     nodes: AtomicU64,
     solver_nodes: AtomicU64,
+    /// Per [`Site`]: calls, calls that found a win, nodes of those, nodes of the others.
+    sites: [[AtomicU64; 4]; 3],
     /// Set when a thread hits a limit or the root is solved: every thread stops.
     stop: AtomicBool,
     /// How many times the table was thinned out; a thread that sees it grow empties its store of
@@ -322,6 +360,7 @@ impl Prover {
                 table: Table::new(),
                 nodes: AtomicU64::new(0),
                 solver_nodes: AtomicU64::new(0),
+                sites: Default::default(),
                 stop: AtomicBool::new(false),
                 collections: AtomicU64::new(0),
                 collecting: AtomicBool::new(false),
@@ -380,6 +419,24 @@ impl Prover {
     #[must_use]
     pub fn solver_nodes(&self) -> u64 {
         self.shared.solver_nodes.load(Ordering::Relaxed)
+    }
+
+    /// Where the threat solver's calls and nodes went, per [`Site`] (all threads).
+    #[must_use]
+    pub fn solver_sites(&self) -> [(Site, SiteCount); 3] {
+        [Site::Leaf, Site::Pass, Site::Unchecked].map(|site| {
+            let c = &self.shared.sites[site as usize];
+            let get = |i: usize| c[i].load(Ordering::Relaxed);
+            (
+                site,
+                SiteCount {
+                    calls: get(0),
+                    found: get(1),
+                    nodes_found: get(2),
+                    nodes_missed: get(3),
+                },
+            )
+        })
     }
 
     /// The root's proof and disproof numbers ([`INF`] for infinity).
@@ -915,7 +972,7 @@ impl Prover {
             None => {
                 let w = five_points(&self.board, d).is_empty()
                     && (!five_points(&self.board, self.attacker).is_empty()
-                        || self.threat_win(self.attacker).is_some());
+                        || self.threat_win(self.attacker, Site::Unchecked).is_some());
                 if w {
                     self.table().store(
                         key,
@@ -933,11 +990,19 @@ impl Prover {
         won
     }
 
-    /// A VCF, else a VCT, of `c` (to move) within the leaf limits.
-    fn threat_win(&mut self, c: Color) -> Option<Proof> {
+    /// A VCF, else a VCT, of `c` (to move) within the leaf limits, counted for `site`.
+    fn threat_win(&mut self, c: Color, site: Site) -> Option<Proof> {
         let mut nodes = 0;
         let proof = threat_win(&self.board, c, &self.options, &mut nodes);
         self.shared.solver_nodes.fetch_add(nodes, Ordering::Relaxed);
+        let counts = &self.shared.sites[site as usize];
+        counts[0].fetch_add(1, Ordering::Relaxed);
+        if proof.is_some() {
+            counts[1].fetch_add(1, Ordering::Relaxed);
+            counts[2].fetch_add(nodes, Ordering::Relaxed);
+        } else {
+            counts[3].fetch_add(nodes, Ordering::Relaxed);
+        }
         proof
     }
 
@@ -979,7 +1044,7 @@ impl Prover {
                 // The attacker must block.
                 return Expansion::Inner(Expanded::forced(canon(f)));
             }
-            if let Some(proof) = self.threat_win(a) {
+            if let Some(proof) = self.threat_win(a, Site::Leaf) {
                 let first = match proof {
                     Proof::Five(p) | Proof::Threat { attack: p, .. } => p,
                 };
@@ -1024,7 +1089,7 @@ impl Prover {
         }
         let mut moves = self.ordered(&empties, d, t, None);
         let mut unchecked = Vec::new();
-        if let Some(proof) = self.threat_win(a) {
+        if let Some(proof) = self.threat_win(a, Site::Pass) {
             // Allis's restriction: the replies that touch the threat sequence, and the
             // defender's fours.
             let sets = self.board.pattern_sets(d);
