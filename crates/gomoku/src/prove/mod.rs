@@ -571,7 +571,11 @@ impl Prover {
                 return Verdict::Unknown;
             }
             let node_attacker = self.root_attacker;
-            self.mid(node_attacker, INF - 1, INF - 1);
+            if self.mid(node_attacker, INF - 1, INF - 1) {
+                // Every line from the root is being searched by other threads: wait for them
+                // rather than spin.
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
     }
 
@@ -711,41 +715,52 @@ impl Prover {
         }
     }
 
-    /// The multiple-iterative-deepening step of df-pn at the current position.
-    fn mid(&mut self, attacker_node: bool, th_pn: u32, th_dn: u32) {
+    /// The multiple-iterative-deepening step of df-pn at the current position. Returns whether
+    /// it *bounced*: left at once, its own numbers below the thresholds, because every child
+    /// it could search is busy in other threads (their virtual numbers pass the thresholds).
+    /// The caller then searches another child, or bounces in its turn; without this a thread
+    /// would enter and leave the same position again and again while another thread works
+    /// below it (never with one thread).
+    fn mid(&mut self, attacker_node: bool, th_pn: u32, th_dn: u32) -> bool {
         self.nodes += 1;
         self.shared.nodes.fetch_add(1, Ordering::Relaxed);
         let (key, t) = self.keys.canonical(!attacker_node);
         if let Some(e) = self.table().get(key) {
             if e.pn == 0 || e.dn == 0 {
-                return;
+                return false;
             }
         }
         if self.options.threads > 1 {
             self.table().enter(key);
-            self.mid_at(key, t, attacker_node, th_pn, th_dn);
+            let bounced = self.mid_at(key, t, attacker_node, th_pn, th_dn);
             self.table().leave(key);
+            bounced
         } else {
-            self.mid_at(key, t, attacker_node, th_pn, th_dn);
+            self.mid_at(key, t, attacker_node, th_pn, th_dn)
         }
     }
 
-    /// [`Prover::mid`] at the position of `key` (seen in frame `t`).
-    fn mid_at(&mut self, key: u128, t: u8, attacker_node: bool, th_pn: u32, th_dn: u32) {
+    /// [`Prover::mid`] at the position of `key` (seen in frame `t`); returns whether it bounced.
+    fn mid_at(&mut self, key: u128, t: u8, attacker_node: bool, th_pn: u32, th_dn: u32) -> bool {
         let mut node = match self.expanded.remove(&key) {
             Some(x) => x,
             None => match self.expand(attacker_node, t) {
                 Expansion::Solved(e) => {
                     self.table().store(key, e);
-                    return;
+                    return false;
                 }
                 Expansion::Inner(x) => x,
             },
         };
         let n = self.board.size();
         let mover = self.color_to_move(attacker_node);
-        loop {
-            let (pn, dn, best, second, steer) = self.summarize(&mut node, attacker_node, t);
+        // The children that bounced in this call (not picked again in it), and whether any
+        // child searched in it did work.
+        let mut bounced_children: Vec<usize> = Vec::new();
+        let mut worked = false;
+        let bounced = loop {
+            let (pn, dn, best, second, steer) =
+                self.summarize(&mut node, attacker_node, t, &bounced_children);
             let best_move = if attacker_node && pn == 0 {
                 node.moves[best] | INNER
             } else {
@@ -760,7 +775,7 @@ impl Prover {
                 },
             );
             if pn == 0 || dn == 0 {
-                return;
+                return false;
             }
             // The minimised number as this thread sees it (larger where other threads are
             // busy, so that it leaves for other work rather than wait; the same number with one
@@ -771,7 +786,7 @@ impl Prover {
                 (pn, steer)
             };
             if pn_seen >= th_pn || dn_seen >= th_dn || self.limit_reached() {
-                break;
+                break !worked && pn < th_pn && dn < th_dn && !self.stopped;
             }
             let child = keys::invert(t, index_point(node.moves[best]), n);
             let (cpn, cdn, _) = self.child_numbers(child, mover, attacker_node);
@@ -787,13 +802,18 @@ impl Prover {
                 )
             };
             self.play(child, mover);
-            self.mid(!attacker_node, cth_pn, cth_dn);
+            if self.mid(!attacker_node, cth_pn, cth_dn) {
+                bounced_children.push(best);
+            } else {
+                worked = true;
+            }
             self.take_back(child, mover);
-        }
+        };
         if self.expanded.len() >= MAX_EXPANDED {
             self.expanded.clear();
         }
         self.expanded.insert(key, node);
+        bounced
     }
 
     fn play(&mut self, p: Point, c: Color) {
@@ -831,12 +851,15 @@ impl Prover {
     /// The node's numbers from its children's, widening an OR node whose tried moves all failed
     /// and checking an AND node's left-out replies when the searched ones are all proved. Returns
     /// (pn, dn, index of the child to search, the second-best child's number, the best child's
-    /// number), the last two as virtual numbers ([`virtual_number`]).
+    /// number), the last two as virtual numbers ([`virtual_number`]). The children in `skip`
+    /// (indices into the node's moves) count in the numbers but are not picked, nor the second
+    /// best; with every child skipped the best child's number is `u32::MAX`.
     fn summarize(
         &mut self,
         node: &mut Expanded,
         attacker_node: bool,
         t: u8,
+        skip: &[usize],
     ) -> (u32, u32, usize, u32, u32) {
         let n = self.board.size();
         let mover = self.color_to_move(attacker_node);
@@ -879,7 +902,9 @@ impl Prover {
                     minimised
                 };
                 let steer = virtual_number(minimised, busy);
-                if steer < least_steer {
+                if skip.contains(&i) {
+                    // Not picked again in this call.
+                } else if steer < least_steer {
                     second = least_steer;
                     least_steer = steer;
                     best = i;
