@@ -135,6 +135,11 @@ pub struct ProveArgs {
     /// up for wins that a larger leaf search finds)
     #[arg(long)]
     leaf_nodes: Option<u64>,
+    /// Nodes of each threat-space search at a new defender node as if the defender passed (a win
+    /// found there restricts the replies searched to those that touch it; default: as
+    /// --leaf-nodes). Most of these searches find nothing, and those cost the most
+    #[arg(long)]
+    pass_nodes: Option<u64>,
     /// Search steps of each pairing-strategy try (boards up to 11x11; 0: never tried)
     #[arg(long, default_value_t = 20_000)]
     pairing_steps: u64,
@@ -302,6 +307,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<()> {
                 150_000
             },
         ),
+        pass_nodes: args.pass_nodes,
         width: args.width,
         order: args.order.into(),
         sums: args.sums.into(),

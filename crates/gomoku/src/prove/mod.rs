@@ -68,6 +68,9 @@ pub struct Options {
     pub max_time: Option<Duration>,
     /// Nodes of each threat-space search at a leaf (per mode: VCF, then VCT).
     pub leaf_nodes: u64,
+    /// Nodes of each threat-space search at a new defender node, as if the defender passed (a
+    /// win there restricts the replies searched); `None`: [`Options::leaf_nodes`].
+    pub pass_nodes: Option<u64>,
     /// The most attacker moves of a VCT at a leaf.
     pub vct_depth: u32,
     /// How many attacker moves an OR node tries before it widens (by as many again).
@@ -191,6 +194,7 @@ impl Default for Options {
             max_nodes: u64::MAX,
             max_time: None,
             leaf_nodes: 20_000,
+            pass_nodes: None,
             vct_depth: 10,
             width: 8,
             pairing_steps: 20_000,
@@ -1018,7 +1022,11 @@ impl Prover {
     /// A VCF, else a VCT, of `c` (to move) within the leaf limits, counted for `site`.
     fn threat_win(&mut self, c: Color, site: Site) -> Option<Proof> {
         let mut nodes = 0;
-        let proof = threat_win(&self.board, c, &self.options, &mut nodes);
+        let budget = match (site, self.options.pass_nodes) {
+            (Site::Pass, Some(b)) => b,
+            _ => self.options.leaf_nodes,
+        };
+        let proof = threat_win_within(&self.board, c, &self.options, budget, &mut nodes);
         self.shared.solver_nodes.fetch_add(nodes, Ordering::Relaxed);
         let counts = &self.shared.sites[site as usize];
         counts[0].fetch_add(1, Ordering::Relaxed);
@@ -1179,9 +1187,20 @@ pub(crate) fn threat_win(
     options: &Options,
     nodes: &mut u64,
 ) -> Option<Proof> {
+    threat_win_within(board, c, options, options.leaf_nodes, nodes)
+}
+
+/// [`threat_win`] within `budget` nodes per mode.
+fn threat_win_within(
+    board: &Board,
+    c: Color,
+    options: &Options,
+    budget: u64,
+    nodes: &mut u64,
+) -> Option<Proof> {
     for mode in [Mode::Vcf, Mode::Vct] {
         let mut limits = Limits::for_mode(mode);
-        limits.nodes = options.leaf_nodes;
+        limits.nodes = budget;
         if mode == Mode::Vct {
             limits.depth = options.vct_depth;
         }

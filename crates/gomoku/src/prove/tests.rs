@@ -211,6 +211,28 @@ fn small_empty_boards_are_no_win_for_both_sides() {
     }
 }
 
+#[test]
+fn a_pass_budget_of_a_few_nodes_keeps_the_verdicts() {
+    let (grid, to_move, _) = searched_win();
+    let options = Options {
+        pass_nodes: Some(3),
+        ..Options::default()
+    };
+    let mut p = Prover::new(&grid, Rule::Freestyle, to_move, to_move, options.clone());
+    assert_eq!(p.run(), Verdict::Win);
+    check(&p.certificate(&grid, to_move).unwrap()).unwrap();
+    let pass = |p: &Prover| p.solver_sites()[Site::Pass as usize].1;
+    assert!(
+        pass(&p).nodes_found + pass(&p).nodes_missed <= 6 * pass(&p).calls,
+        "{:?}",
+        pass(&p)
+    );
+    assert!(pass(&p).calls > 0, "no pass searches");
+    let empty = Grid::new(6).unwrap();
+    let mut p = Prover::new(&empty, Rule::Freestyle, Color::Black, Color::Black, options);
+    assert_eq!(p.run(), Verdict::NoWin);
+}
+
 /// A won random 7x7 position whose proof needs the proof-number search (the threat solver alone
 /// does not find the win at the root), with its prover after the search.
 fn searched_win() -> (Grid, Color, Prover) {
