@@ -732,3 +732,61 @@ fn a_win_proved_without_its_certificate_gets_one_later_from_the_database() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/gomoku-prove-class`: a queue of positions proved, certified and checked, each step
+/// once; a run cut short resumes from its database.
+#[test]
+fn the_prove_class_script_proves_certifies_checks_and_resumes() {
+    let dir = temp_dir("prove-class");
+    let win = dir.join("double-two.txt");
+    std::fs::write(&win, format!("{DOUBLE_TWO}\n")).unwrap();
+    let empty = dir.join("empty7.txt");
+    std::fs::write(&empty, "").unwrap();
+    let script = |extra: &[&str], size: &str, file: &std::path::Path| {
+        let out = std::process::Command::new("scripts/gomoku-prove-class")
+            .args(["--stonelab", common::STONELAB, "--work"])
+            .arg(&dir)
+            .args(["--size", size, "--threads", "1", "--format", "json"])
+            .args(extra)
+            .arg(file)
+            .output()
+            .expect("run scripts/gomoku-prove-class");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let row: serde_json::Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| {
+            panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr))
+        });
+        (out.status.code(), row)
+    };
+    let log_runs = |name: &str| {
+        let log = std::fs::read_to_string(dir.join(format!("{name}.log"))).unwrap_or_default();
+        log.lines().filter(|l| l.starts_with("# ")).count()
+    };
+
+    let (code, row) = script(&[], "9", &win);
+    assert_eq!(code, Some(0), "{row}");
+    assert_eq!(row["status"], "checked", "{row}");
+    assert_eq!(row["move"], "e5", "{row}");
+    assert_eq!(row["check"]["valid"], true, "{row}");
+    for ext in ["db", "prove.json", "cert.gz", "check.json"] {
+        assert!(dir.join(format!("double-two.{ext}")).is_file(), "{ext}");
+    }
+    assert_eq!(log_runs("double-two"), 3, "prove, certificate, check");
+    let (code, row) = script(&[], "9", &win);
+    assert_eq!((code, &row["status"]), (Some(0), &"checked".into()), "{row}");
+    assert_eq!(log_runs("double-two"), 3, "a checked position runs nothing again");
+
+    let cut = ["--prove-arg=--max-nodes", "--prove-arg=50"];
+    let (code, row) = script(&cut, "7", &empty);
+    assert_eq!((code, &row["status"]), (Some(0), &"unknown".into()), "{row}");
+    let (code, row) = script(&[], "7", &empty);
+    assert_eq!((code, &row["status"]), (Some(0), &"no_win".into()), "{row}");
+    assert!(row["check"].is_null(), "{row}");
+
+    let out = std::process::Command::new("scripts/gomoku-prove-class")
+        .args(["--stonelab", common::STONELAB, "no-such-position.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
