@@ -436,6 +436,14 @@ fn slow_the_15x15_h8_a7_certificate_checks() {
     check_reply("15x15-freestyle-h8-a7.cert.gz", "a7", 835_065, "i9");
 }
 
+/// After `h8 b2` Black wins (class b2, the first of the second column; proved over sessions 73
+/// and 74). About 6 minutes on two cores.
+#[test]
+#[ignore = "slow: checks the 15x15 h8 b2 certificate (about 6 minutes on two cores)"]
+fn slow_the_15x15_h8_b2_certificate_checks() {
+    check_reply("15x15-freestyle-h8-b2.cert.gz", "b2", 495_578, "i9");
+}
+
 /// A committed cover certificate (`proofs/README.md`) checks and covers `h8 a1` and `h8 X`.
 fn check_cover(file: &str, x: &str, entries: u64) {
     let cert = format!("{}/proofs/{file}", env!("CARGO_MANIFEST_DIR"));
