@@ -775,6 +775,7 @@ fn the_prove_class_script_proves_certifies_checks_and_resumes() {
     assert_eq!(row["status"], "checked", "{row}");
     assert_eq!(row["move"], "e5", "{row}");
     assert_eq!(row["check"]["valid"], true, "{row}");
+    assert!(row["check"]["run"]["peak_rss_kib"].as_u64() > Some(0), "{row}");
     for ext in ["db", "prove.json", "cert.gz", "check.json"] {
         assert!(dir.join(format!("double-two.{ext}")).is_file(), "{ext}");
     }
