@@ -444,6 +444,13 @@ fn slow_the_15x15_h8_b2_certificate_checks() {
     check_reply("15x15-freestyle-h8-b2.cert.gz", "b2", 495_578, "i9");
 }
 
+/// After `h8 b3` Black wins (class b3; proved in session 74). About 7 minutes on two cores.
+#[test]
+#[ignore = "slow: checks the 15x15 h8 b3 certificate (about 7 minutes on two cores)"]
+fn slow_the_15x15_h8_b3_certificate_checks() {
+    check_reply("15x15-freestyle-h8-b3.cert.gz", "b3", 686_597, "g9");
+}
+
 /// A committed cover certificate (`proofs/README.md`) checks and covers `h8 a1` and `h8 X`.
 fn check_cover(file: &str, x: &str, entries: u64) {
     let cert = format!("{}/proofs/{file}", env!("CARGO_MANIFEST_DIR"));
