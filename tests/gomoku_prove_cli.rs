@@ -767,9 +767,8 @@ fn the_prove_class_script_proves_certifies_checks_and_resumes() {
             .output()
             .expect("run scripts/gomoku-prove-class");
         let text = String::from_utf8_lossy(&out.stdout).to_string();
-        let row: serde_json::Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| {
-            panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr))
-        });
+        let row: serde_json::Value = serde_json::from_str(text.trim())
+            .unwrap_or_else(|e| panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr)));
         (out.status.code(), row)
     };
     let log_runs = |name: &str| {
@@ -782,18 +781,33 @@ fn the_prove_class_script_proves_certifies_checks_and_resumes() {
     assert_eq!(row["status"], "checked", "{row}");
     assert_eq!(row["move"], "e5", "{row}");
     assert_eq!(row["check"]["valid"], true, "{row}");
-    assert!(row["check"]["run"]["peak_rss_kib"].as_u64() > Some(0), "{row}");
+    assert!(
+        row["check"]["run"]["peak_rss_kib"].as_u64() > Some(0),
+        "{row}"
+    );
     for ext in ["db", "prove.json", "cert.gz", "check.json"] {
         assert!(dir.join(format!("double-two.{ext}")).is_file(), "{ext}");
     }
     assert_eq!(log_runs("double-two"), 3, "prove, certificate, check");
     let (code, row) = script(&[], "9", &win);
-    assert_eq!((code, &row["status"]), (Some(0), &"checked".into()), "{row}");
-    assert_eq!(log_runs("double-two"), 3, "a checked position runs nothing again");
+    assert_eq!(
+        (code, &row["status"]),
+        (Some(0), &"checked".into()),
+        "{row}"
+    );
+    assert_eq!(
+        log_runs("double-two"),
+        3,
+        "a checked position runs nothing again"
+    );
 
     let cut = ["--prove-arg=--max-nodes", "--prove-arg=50"];
     let (code, row) = script(&cut, "7", &empty);
-    assert_eq!((code, &row["status"]), (Some(0), &"unknown".into()), "{row}");
+    assert_eq!(
+        (code, &row["status"]),
+        (Some(0), &"unknown".into()),
+        "{row}"
+    );
     let (code, row) = script(&[], "7", &empty);
     assert_eq!((code, &row["status"]), (Some(0), &"no_win".into()), "{row}");
     assert!(row["check"].is_null(), "{row}");
