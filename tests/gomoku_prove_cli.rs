@@ -820,3 +820,57 @@ fn the_prove_class_script_proves_certifies_checks_and_resumes() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn the_prove_class_script_stops_the_queue_on_a_signal_and_keeps_the_database() {
+    let dir = temp_dir("prove-class-signal");
+    let empty = dir.join("empty15.txt");
+    std::fs::write(&empty, "").unwrap();
+    let win = dir.join("double-two.txt");
+    std::fs::write(&win, format!("{DOUBLE_TWO}\n")).unwrap();
+    let mut child = std::process::Command::new("scripts/gomoku-prove-class")
+        .args(["--stonelab", common::STONELAB, "--work"])
+        .arg(&dir)
+        .args(["--threads", "1", "--max-seconds", "600", "--format", "json"])
+        .arg(&empty)
+        .arg(&win)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run scripts/gomoku-prove-class");
+    // Wait until the proving run has started, then give it a moment to search.
+    let log = dir.join("empty15.log");
+    let started = std::time::Instant::now();
+    while !log.is_file() {
+        assert!(started.elapsed().as_secs() < 60, "the prove run never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    let row: serde_json::Value = serde_json::from_str(text.trim())
+        .unwrap_or_else(|e| panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(row["status"], "interrupted", "{row}");
+    assert_eq!(row["prove"]["result"], "unknown", "{row}");
+    assert!(row["prove"]["nodes"].as_u64() > Some(0), "{row}");
+    assert!(dir.join("empty15.db").is_file(), "the database is saved");
+    assert!(dir.join("empty15.prove.json").is_file(), "the report is kept");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.ends_with(".tmp")),
+        "no temporary file left: {names:?}"
+    );
+    assert!(
+        !dir.join("double-two.log").exists(),
+        "the next position does not start"
+    );
+}
