@@ -842,7 +842,10 @@ fn the_prove_class_script_stops_the_queue_on_a_signal_and_keeps_the_database() {
     let log = dir.join("empty15.log");
     let started = std::time::Instant::now();
     while !log.is_file() {
-        assert!(started.elapsed().as_secs() < 60, "the prove run never started");
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the prove run never started"
+        );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     std::thread::sleep(std::time::Duration::from_millis(1500));
@@ -860,7 +863,10 @@ fn the_prove_class_script_stops_the_queue_on_a_signal_and_keeps_the_database() {
     assert_eq!(row["prove"]["result"], "unknown", "{row}");
     assert!(row["prove"]["nodes"].as_u64() > Some(0), "{row}");
     assert!(dir.join("empty15.db").is_file(), "the database is saved");
-    assert!(dir.join("empty15.prove.json").is_file(), "the report is kept");
+    assert!(
+        dir.join("empty15.prove.json").is_file(),
+        "the report is kept"
+    );
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
