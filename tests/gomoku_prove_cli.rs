@@ -828,7 +828,7 @@ fn the_prove_class_script_stops_the_queue_on_a_signal_and_keeps_the_database() {
     std::fs::write(&empty, "").unwrap();
     let win = dir.join("double-two.txt");
     std::fs::write(&win, format!("{DOUBLE_TWO}\n")).unwrap();
-    let mut child = std::process::Command::new("scripts/gomoku-prove-class")
+    let child = std::process::Command::new("scripts/gomoku-prove-class")
         .args(["--stonelab", common::STONELAB, "--work"])
         .arg(&dir)
         .args(["--threads", "1", "--max-seconds", "600", "--format", "json"])
